@@ -1,2 +1,59 @@
 //! The game of Go as the rules texts define it: board, play, ko, scoring and SGF, with no IO.
+//!
+//! Pure and deterministic: no IO, no clock, no tokio. Articles cited are those of the 2002
+//! Chinese rules (CN2002) and the JK/Ing/historical summaries in `spec/rules-digest.md`.
+//!
+//! # Core types
+//! - [`Color`], [`Point`] (the wire protocol's row-major index) and [`BoardSize`];
+//!   [`Point::to_human`] / [`Point::parse_human`] ("D4") and [`Point::to_sgf`].
+//! - [`Move`]: [`Move::Play`] or [`Move::Pass`].
+//! - [`Ruleset`] and [`KoRule`], gathered with komi and handicap in [`GameSetup`].
+//! - [`Board`]: stones, chains, liberties, zobrist hash; [`Board::to_wire_text`] /
+//!   [`Board::from_wire_text`] in the wire protocol's `.BW` form.
+//! - [`Game`]: turn order, [`Game::check`], [`Game::preview`] (what a stone would capture,
+//!   or why it is illegal, without playing), [`Game::play`], [`Game::play_as`] (out of turn,
+//!   for double moves, CN2002 17.2), [`Game::undo`], passes, resignation, results.
+//! - [`Illegal`]: why a move is refused; [`RulesError`]: every other failure.
+//! - [`GameResult`]: SGF `RE` results ("B+0.75", "W+R").
+//! - [`score`]: counting under CN2002, JK, Ing and the historical rules with dead stones
+//!   ([`DeadStones`]) and warnings as input: [`Game::score`], [`score_position`].
+//! - [`handicap`]: fixed handicap points, free placement, the historical 座子.
+//! - [`sgf`]: [`sgf::read_sgf`] (through `sgf-parse`, with real archives' quirks),
+//!   [`sgf::SgfGame::replay`], [`sgf::write_sgf`] (FF\[4\]).
+//!
+//! ```
+//! use goban_rules::{BoardSize, Color, Game, GameSetup, Move, Point, Ruleset};
+//! let mut game = Game::new(GameSetup::new(BoardSize::NINETEEN, Ruleset::Cn2002)).unwrap();
+//! let d4 = Point::parse_human("D4", BoardSize::NINETEEN).unwrap();
+//! assert!(game.play(Color::Black, Move::Play(d4)).unwrap().is_empty());
+//! assert_eq!(game.to_move(), Color::White);
+//! ```
 #![warn(missing_docs)]
+
+mod board;
+mod board_text;
+mod color;
+mod error;
+mod game;
+mod game_end;
+pub mod handicap;
+mod ko;
+mod moves;
+mod point;
+mod result;
+mod ruleset;
+pub mod score;
+mod setup;
+pub mod sgf;
+mod zobrist;
+
+pub use board::Board;
+pub use color::Color;
+pub use error::{Illegal, RulesError};
+pub use game::{Game, GameState, MoveRecord};
+pub use moves::Move;
+pub use point::{BoardSize, Point};
+pub use result::{GameResult, WinBy};
+pub use ruleset::{KoRule, Ruleset};
+pub use score::{CountInput, DeadStones, Score, ScoreUnit, SideCount, Warnings, score_position};
+pub use setup::{GameSetup, HandicapPlacement, Opening};

@@ -1,0 +1,84 @@
+//! The crate's one error type and the reasons a move is illegal.
+
+use crate::Point;
+
+/// Why a move may not be played now. Each reason names the article that forbids it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+pub enum Illegal {
+    /// The point already holds a stone (CN2002 art. 2.3: stones go on empty points).
+    #[error("the point is occupied (CN2002 2.3)")]
+    Occupied,
+    /// The point is not on this board.
+    #[error("the point is off the board")]
+    OffBoard,
+    /// The stone would have no liberty and capture nothing (CN2002 art. 5, 禁着点).
+    #[error("suicide: forbidden point (CN2002 5, 19)")]
+    Suicide,
+    /// Immediate recapture of a single-stone ko (CN2002 art. 20.1).
+    #[error("ko: immediate recapture is forbidden (CN2002 18.3, 20.1)")]
+    Ko,
+    /// The move repeats a whole-board position (CN2002 art. 6); the position is the one
+    /// after move `repeats_move_number` (0 = the starting position).
+    #[error("superko: the position after move {repeats_move_number} would repeat (CN2002 6)")]
+    Superko {
+        /// The move after which the repeated position first occurred (0 = the start).
+        repeats_move_number: usize,
+    },
+    /// The other colour is to move (CN2002 art. 2.3; a double move is CN2002 17.2).
+    #[error("not this colour's turn (CN2002 17.2)")]
+    NotYourTurn,
+    /// The game has ended (CN2002 art. 7) or is being counted.
+    #[error("the game is over (CN2002 7)")]
+    GameOver,
+    /// Free handicap stones must be placed before the first move.
+    #[error("free handicap stones are not placed yet")]
+    HandicapPending,
+}
+
+/// Everything that can go wrong in this crate.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum RulesError {
+    /// A move was refused by the rules.
+    #[error("illegal move: {0}")]
+    Illegal(#[from] Illegal),
+    /// A board size outside 2..=25.
+    #[error("board size {0} is not supported (2..=25)")]
+    BadSize(u32),
+    /// A coordinate string that does not name a point of this board.
+    #[error("bad coordinate {text:?} for a {size}x{size} board")]
+    BadCoordinate {
+        /// The text as given.
+        text: String,
+        /// The board size it was read for.
+        size: u8,
+    },
+    /// A point index outside the board.
+    #[error("point {0:?} is off the board")]
+    OffBoard(Point),
+    /// A handicap that cannot be placed (count or board size).
+    #[error("bad handicap: {0}")]
+    BadHandicap(String),
+    /// A result string that is not SGF `RE` syntax.
+    #[error("bad result {0:?}")]
+    BadResult(String),
+    /// Dead-stone marking that does not fit the position.
+    #[error("bad dead-stone marking: {0}")]
+    BadDeadStones(String),
+    /// The operation needs another game state (e.g. scoring a game still in play).
+    #[error("wrong game state: {0}")]
+    WrongState(&'static str),
+    /// The SGF text could not be parsed at all.
+    #[error("SGF syntax: {0}")]
+    SgfSyntax(String),
+    /// The SGF parsed but does not describe a playable Go game.
+    #[error("SGF content: {0}")]
+    SgfContent(String),
+    /// An SGF move that is illegal in the recorded position.
+    #[error("SGF move {move_number} is illegal: {reason}")]
+    SgfIllegalMove {
+        /// 1-based move number in the record.
+        move_number: usize,
+        /// Why the rules refused it.
+        reason: Illegal,
+    },
+}

@@ -1,0 +1,380 @@
+//! A game in play: turn order, legality (occupied, suicide, ko, superko), captures, undo.
+
+use crate::board::Probe;
+use crate::ko::{History, position_key};
+use crate::{
+    Board, Color, GameResult, GameSetup, HandicapPlacement, Illegal, KoRule, Move, Opening, Point,
+    RulesError, handicap,
+};
+
+/// One move as played, with what it captured.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRecord {
+    /// Who played it.
+    pub color: Color,
+    /// The move.
+    pub mv: Move,
+    /// The opponent stones it removed (CN2002 art. 4), sorted.
+    pub captured: Vec<Point>,
+    /// Played with [`Game::play_as`] by the colour not to move (a double move, CN2002 17.2).
+    pub out_of_turn: bool,
+}
+
+/// Where the game stands.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum GameState {
+    /// Moves are being played.
+    Playing,
+    /// Two consecutive passes ended play (CN2002 art. 7.3); dead stones are being agreed.
+    Counting,
+    /// The game has a result.
+    Finished(GameResult),
+}
+
+/// A game: setup, position, move list and the ko/superko history.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub(crate) setup: GameSetup,
+    initial: Board,
+    first: Color,
+    pub(crate) board: Board,
+    moves: Vec<MoveRecord>,
+    prisoners: [u32; 2],
+    ko: Option<(Point, Color)>,
+    history: History,
+    consecutive_passes: u8,
+    pub(crate) state: GameState,
+    handicap_pending: bool,
+}
+
+impl Game {
+    /// A new game. Fixed handicap and 座子 stones are placed now; free handicap stones
+    /// wait for [`Game::place_free_handicap`].
+    ///
+    /// # Errors
+    /// [`RulesError::BadHandicap`] when the handicap or opening does not fit the board.
+    pub fn new(setup: GameSetup) -> Result<Self, RulesError> {
+        let mut board = Board::new(setup.size);
+        let mut first = Color::Black;
+        if setup.opening == Opening::Zuozi {
+            for (p, c) in handicap::zuozi_points(setup.size)? {
+                board.put_setup_stone(p, c);
+            }
+            first = Color::White; // 古代一般白先黑后: White moved first in the old game.
+        }
+        let mut handicap_pending = false;
+        if setup.has_handicap() {
+            if setup.opening == Opening::Zuozi {
+                return Err(RulesError::BadHandicap(
+                    "no handicap with the 座子 opening".into(),
+                ));
+            }
+            match setup.handicap_placement {
+                HandicapPlacement::Fixed => {
+                    for p in handicap::fixed_handicap_points(setup.size, setup.handicap)? {
+                        board.put_setup_stone(p, Color::Black);
+                    }
+                }
+                HandicapPlacement::Free => handicap_pending = true,
+            }
+            first = Color::White;
+        }
+        Ok(Self::from_position(setup, board, first, handicap_pending))
+    }
+
+    /// A game starting from any position (SGF setup stones), `first` to move.
+    #[must_use]
+    pub fn from_position(
+        setup: GameSetup,
+        board: Board,
+        first: Color,
+        handicap_pending: bool,
+    ) -> Self {
+        let key = position_key(setup.ko_rule, board.hash(), first);
+        Self {
+            setup,
+            initial: board.clone(),
+            first,
+            board,
+            moves: Vec::with_capacity(384),
+            prisoners: [0; 2],
+            ko: None,
+            history: History::new(key),
+            consecutive_passes: 0,
+            state: GameState::Playing,
+            handicap_pending,
+        }
+    }
+
+    /// Places the free handicap stones (before the first move).
+    ///
+    /// # Errors
+    /// [`RulesError::BadHandicap`] if none are pending or the points do not fit.
+    pub fn place_free_handicap(&mut self, points: &[Point]) -> Result<(), RulesError> {
+        if !self.handicap_pending {
+            return Err(RulesError::BadHandicap(
+                "no free handicap is pending".into(),
+            ));
+        }
+        handicap::check_free_handicap(self.setup.size, self.setup.handicap, points)?;
+        let mut board = self.initial.clone();
+        for &p in points {
+            board.put_setup_stone(p, Color::Black);
+        }
+        *self = Self::from_position(self.setup, board, self.first, false);
+        Ok(())
+    }
+
+    /// The settings.
+    #[must_use]
+    pub const fn setup(&self) -> &GameSetup {
+        &self.setup
+    }
+
+    /// The current position.
+    #[must_use]
+    pub const fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// The position before the first move (handicap or 座子 stones included).
+    #[must_use]
+    pub const fn initial_board(&self) -> &Board {
+        &self.initial
+    }
+
+    /// Who moved (or moves) first.
+    #[must_use]
+    pub const fn first_to_move(&self) -> Color {
+        self.first
+    }
+
+    /// Whose turn it is: the opponent of the last mover.
+    #[must_use]
+    pub fn to_move(&self) -> Color {
+        self.moves.last().map_or(self.first, |m| m.color.opponent())
+    }
+
+    /// The moves played, in order (move number `i + 1` at index `i`).
+    #[must_use]
+    pub fn moves(&self) -> &[MoveRecord] {
+        &self.moves
+    }
+
+    /// The number of moves played, passes included.
+    #[must_use]
+    pub fn move_number(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Stones `color` has captured so far (its prisoners).
+    #[must_use]
+    pub const fn captures(&self, color: Color) -> u32 {
+        self.prisoners[color.index()]
+    }
+
+    /// The game state.
+    #[must_use]
+    pub const fn state(&self) -> GameState {
+        self.state
+    }
+
+    /// The point `color` may not retake now under the basic ko rule (CN2002 20.1).
+    #[must_use]
+    pub const fn ko_point(&self) -> Option<(Point, Color)> {
+        self.ko
+    }
+
+    /// Whether free handicap stones are still to be placed.
+    #[must_use]
+    pub const fn handicap_pending(&self) -> bool {
+        self.handicap_pending
+    }
+
+    /// If the current position (with the player to move) occurred before, the move after
+    /// which it first did: how a triple ko or eternal life shows under simple ko (JK: no
+    /// result). Under positional superko the side to move is ignored.
+    #[must_use]
+    pub fn repeated_position(&self) -> Option<usize> {
+        let key = self.history.current()?;
+        self.history
+            .first_occurrence(key)
+            .filter(|&first| first + 1 < self.history.len())
+    }
+
+    /// Whether `color` may play `mv` now, turn included.
+    ///
+    /// # Errors
+    /// The [`Illegal`] reason.
+    pub fn check(&self, color: Color, mv: Move) -> Result<(), Illegal> {
+        self.check_turn(color)?;
+        self.check_as(color, mv)
+    }
+
+    /// Like [`Game::check`] but without the turn check (for [`Game::play_as`]).
+    ///
+    /// # Errors
+    /// The [`Illegal`] reason.
+    pub fn check_as(&self, color: Color, mv: Move) -> Result<(), Illegal> {
+        match mv {
+            Move::Pass => self.check_open(),
+            Move::Play(p) => self.probe_play(color, p).map(|_| ()),
+        }
+    }
+
+    /// What a stone of `color` on `p` would capture now, or why it is illegal; the turn is
+    /// not checked and nothing changes.
+    ///
+    /// # Errors
+    /// The [`Illegal`] reason.
+    pub fn preview(&self, color: Color, p: Point) -> Result<Vec<Point>, Illegal> {
+        let probe = self.probe_play(color, p)?;
+        let mut out = Vec::with_capacity(probe.n_stones);
+        self.board.probe_points(&probe, &mut out);
+        out.sort_unstable();
+        Ok(out)
+    }
+
+    /// Plays `mv` for `color`, who must be the player to move; returns the captured points.
+    ///
+    /// # Errors
+    /// The [`Illegal`] reason; the game is unchanged.
+    pub fn play(&mut self, color: Color, mv: Move) -> Result<Vec<Point>, Illegal> {
+        self.check_turn(color)?;
+        self.play_as(color, mv)
+    }
+
+    /// Plays `mv` for `color` even out of turn (recording a double move, CN2002 17.2);
+    /// every other rule applies.
+    ///
+    /// # Errors
+    /// The [`Illegal`] reason; the game is unchanged.
+    pub fn play_as(&mut self, color: Color, mv: Move) -> Result<Vec<Point>, Illegal> {
+        self.check_as(color, mv)?;
+        let out_of_turn = color != self.to_move();
+        self.apply(color, mv, out_of_turn);
+        Ok(self
+            .moves
+            .last()
+            .map(|m| m.captured.clone())
+            .unwrap_or_default())
+    }
+
+    /// Takes back the last move (takeback or arbiter correction) and returns it; `None` at
+    /// the start or once the game has a result. Play resumes if it had stopped on two passes.
+    pub fn undo(&mut self) -> Option<MoveRecord> {
+        if matches!(self.state, GameState::Finished(_)) {
+            return None;
+        }
+        let mut moves = std::mem::take(&mut self.moves);
+        let last = moves.pop()?;
+        self.board = self.initial.clone();
+        self.prisoners = [0; 2];
+        self.ko = None;
+        self.consecutive_passes = 0;
+        self.state = GameState::Playing;
+        self.history = History::new(position_key(
+            self.setup.ko_rule,
+            self.board.hash(),
+            self.first,
+        ));
+        self.moves.reserve(moves.len());
+        for m in moves {
+            self.apply(m.color, m.mv, m.out_of_turn);
+        }
+        Some(last)
+    }
+
+    fn check_open(&self) -> Result<(), Illegal> {
+        if self.state != GameState::Playing {
+            return Err(Illegal::GameOver);
+        }
+        if self.handicap_pending {
+            return Err(Illegal::HandicapPending);
+        }
+        Ok(())
+    }
+
+    fn check_turn(&self, color: Color) -> Result<(), Illegal> {
+        self.check_open()?;
+        if color == self.to_move() {
+            Ok(())
+        } else {
+            Err(Illegal::NotYourTurn)
+        }
+    }
+
+    /// Full legality of a stone: art. 2.3 (empty point), art. 5 (suicide), art. 20.1 (ko),
+    /// art. 6 (superko, per the game's ko rule).
+    fn probe_play(&self, color: Color, p: Point) -> Result<Probe, Illegal> {
+        self.check_open()?;
+        if !p.is_on(self.setup.size) {
+            return Err(Illegal::OffBoard);
+        }
+        if self.board.get(p).is_some() {
+            return Err(Illegal::Occupied);
+        }
+        let probe = self.board.probe(p, color);
+        if probe.is_suicide() {
+            return Err(Illegal::Suicide);
+        }
+        if self.ko == Some((p, color)) {
+            return Err(Illegal::Ko);
+        }
+        if self.setup.ko_rule != KoRule::Simple {
+            let stones = self.board.hash_after(p, color, &probe);
+            let key = position_key(self.setup.ko_rule, stones, color.opponent());
+            if let Some(n) = self.history.first_occurrence(key) {
+                return Err(Illegal::Superko {
+                    repeats_move_number: n,
+                });
+            }
+        }
+        Ok(probe)
+    }
+
+    /// Applies a move already checked legal.
+    fn apply(&mut self, color: Color, mv: Move, out_of_turn: bool) {
+        let mut captured = Vec::new();
+        self.ko = None;
+        match mv {
+            Move::Pass => self.consecutive_passes = self.consecutive_passes.saturating_add(1),
+            Move::Play(p) => {
+                self.consecutive_passes = 0;
+                self.board.play_unchecked(p, color, &mut captured);
+                captured.sort_unstable();
+                if let [single] = captured[..]
+                    && self.board.is_lone_stone_in_atari(p)
+                {
+                    self.ko = Some((single, color.opponent()));
+                }
+                // Counts fit in u32: at most 625 stones per move.
+                self.prisoners[color.index()] += captured.len() as u32;
+            }
+        }
+        let key = position_key(self.setup.ko_rule, self.board.hash(), color.opponent());
+        self.history.push(key);
+        self.moves.push(MoveRecord {
+            color,
+            mv,
+            captured,
+            out_of_turn,
+        });
+        if self.consecutive_passes >= 2 {
+            self.state = GameState::Counting; // CN2002 art. 7.3: two consecutive passes.
+        }
+    }
+
+    /// Back to play after two passes, when dead stones are disputed (CN2002 21.4).
+    ///
+    /// # Errors
+    /// [`RulesError::WrongState`] unless the game is being counted.
+    pub fn resume(&mut self) -> Result<(), RulesError> {
+        if self.state != GameState::Counting {
+            return Err(RulesError::WrongState("resume needs a game being counted"));
+        }
+        self.state = GameState::Playing;
+        self.consecutive_passes = 0;
+        Ok(())
+    }
+}

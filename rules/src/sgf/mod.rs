@@ -1,0 +1,28 @@
+//! SGF FF\[4\]: reading real-world records (through `sgf-parse`) and writing ours.
+
+mod read;
+mod replay;
+mod write;
+
+pub use read::{SgfEvent, SgfGame, SgfMove, read_sgf};
+pub use replay::Replay;
+pub use write::{MoveAnnotation, write_sgf};
+
+/// Game-information properties of a record (SGF root: PB, PW, DT, EV, RE, RU, C).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GameInfo {
+    /// Black player's name (`PB`).
+    pub black: Option<String>,
+    /// White player's name (`PW`).
+    pub white: Option<String>,
+    /// Date (`DT`, ISO form such as 2026-11-30).
+    pub date: Option<String>,
+    /// Event (`EV`).
+    pub event: Option<String>,
+    /// The result as written (`RE`).
+    pub result: Option<String>,
+    /// The ruleset as written (`RU`).
+    pub rules: Option<String>,
+    /// A root comment (`C`).
+    pub comment: Option<String>,
+}

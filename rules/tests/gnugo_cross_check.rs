@@ -1,0 +1,175 @@
+//! Development tool, not CI: compares our CN2002 and JK counts with GNU Go's `final_score`
+//! on corpus games that end in two passes, using GNU Go's `final_status_list dead`.
+//!
+//! Run: `apt-get install -y gnugo`, then
+//! `GOBAN_CORPUS=/work/shared/corpus cargo test -p goban-rules --test gnugo_cross_check -- --ignored --nocapture`
+//! (`GNUGO_MAX_GAMES` limits the number of games, default 40; `GNUGO_SKIP_GAMES` skips the
+//! first ones in path order).
+mod common;
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+
+use goban_rules::sgf::read_sgf;
+use goban_rules::{
+    CountInput, DeadStones, GameSetup, GameState, KoRule, Point, Ruleset, score_position,
+};
+
+struct Gtp {
+    child: Child,
+    stdin: ChildStdin,
+    stdout: BufReader<ChildStdout>,
+}
+
+impl Gtp {
+    fn start(rules: &str) -> Self {
+        let mut child = Command::new("/usr/games/gnugo")
+            .args(["--mode", "gtp", rules, "--level", "10"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("/usr/games/gnugo: apt-get install -y gnugo");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        Self {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    fn ask(&mut self, cmd: &str) -> Result<String, String> {
+        writeln!(self.stdin, "{cmd}").unwrap();
+        let mut answer = String::new();
+        loop {
+            let mut line = String::new();
+            if self.stdout.read_line(&mut line).unwrap() == 0 || line.trim().is_empty() {
+                break;
+            }
+            answer.push_str(&line);
+        }
+        let body = answer.get(1..).unwrap_or("").trim().to_owned();
+        if answer.starts_with('=') {
+            Ok(body)
+        } else {
+            Err(body)
+        }
+    }
+}
+
+impl Drop for Gtp {
+    fn drop(&mut self) {
+        let _ = self.ask("quit");
+        let _ = self.child.wait();
+    }
+}
+
+fn two_pass_games(root: &Path, skip: usize, limit: usize) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![root.join("gnugo-regression/games"), root.join("ai-19x19")];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "sgf") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files
+        .into_iter()
+        .filter(|p| {
+            let text = String::from_utf8_lossy(&std::fs::read(p).unwrap_or_default()).into_owned();
+            let Ok(games) = read_sgf(&text) else {
+                return false;
+            };
+            games.len() == 1
+                && games[0]
+                    .events
+                    .iter()
+                    .all(|e| matches!(e, goban_rules::sgf::SgfEvent::Move(_)))
+                && games[0]
+                    .replay_with(KoRule::Simple)
+                    .is_ok_and(|r| r.game.state() == GameState::Counting)
+        })
+        .skip(skip)
+        .take(limit)
+        .collect()
+}
+
+/// GNU Go's margin for Black in points from "B+3.5" / "W+2.0" / "0".
+fn margin(text: &str) -> f64 {
+    match text.split_once('+') {
+        Some(("B", m)) => m.parse().unwrap_or(f64::NAN),
+        Some(("W", m)) => -m.parse::<f64>().unwrap_or(f64::NAN),
+        _ => 0.0,
+    }
+}
+
+#[test]
+#[ignore = "development tool: needs /usr/games/gnugo and minutes of CPU"]
+fn compare_counts_with_gnugo() {
+    let Some(root) = common::corpus_dir("compare_counts_with_gnugo") else {
+        return;
+    };
+    let env = |name: &str, default: usize| {
+        std::env::var(name)
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(default)
+    };
+    let (skip, limit) = (env("GNUGO_SKIP_GAMES", 0), env("GNUGO_MAX_GAMES", 40));
+    let (mut agree, mut total) = (0, 0);
+    for path in two_pass_games(&root, skip, limit) {
+        let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
+        let rec = &read_sgf(&text).unwrap()[0];
+        let game = rec.replay_with(KoRule::Simple).unwrap().game;
+        let size = game.setup().size;
+        let prisoners = [
+            game.captures(goban_rules::Color::Black),
+            game.captures(goban_rules::Color::White),
+        ];
+        for (flag, ruleset) in [
+            ("--chinese-rules", Ruleset::Cn2002),
+            ("--japanese-rules", Ruleset::Jk),
+        ] {
+            let mut gtp = Gtp::start(flag);
+            gtp.ask(&format!("loadsgf {}", path.display())).unwrap();
+            gtp.ask(&format!("komi {}", rec.setup.komi)).unwrap();
+            let dead_text = gtp.ask("final_status_list dead").unwrap_or_default();
+            let dead = DeadStones::from_points(
+                dead_text
+                    .split_whitespace()
+                    .filter_map(|v| Point::parse_human(v, size).ok()),
+            );
+            let theirs = margin(&gtp.ask("final_score").unwrap_or_default());
+            let mut setup = GameSetup::new(size, ruleset).with_komi(rec.setup.komi);
+            setup.handicap = rec.setup.handicap;
+            let input = CountInput {
+                dead,
+                ..CountInput::default()
+            };
+            let score = score_position(game.board(), &setup, prisoners, &input).unwrap();
+            // Our CN2002 margin is in stones: 1 stone = 2 points.
+            let ours = if ruleset == Ruleset::Cn2002 {
+                score.margin * 2.0
+            } else {
+                score.margin
+            };
+            total += 1;
+            let same = (ours - theirs).abs() < 1e-6;
+            agree += usize::from(same);
+            println!(
+                "{} {flag}: gnugo {theirs:+} ours {ours:+} {} (dead {})",
+                path.strip_prefix(&root).unwrap().display(),
+                if same { "same" } else { "DIFFERENT" },
+                input.dead.len()
+            );
+        }
+    }
+    println!("{agree} of {total} counts agree");
+    assert!(total > 0, "no two-pass games found");
+}

@@ -1,0 +1,171 @@
+//! SGF: the quirks of real archives, and write-read round trips.
+mod common;
+
+use goban_rules::sgf::{GameInfo, MoveAnnotation, SgfEvent, read_sgf, write_sgf};
+use goban_rules::{
+    BoardSize, Color, Game, GameResult, GameSetup, HandicapPlacement, KoRule, Move, Point, Ruleset,
+};
+
+#[test]
+fn komi_x100_tt_pass_and_lower_case_properties() {
+    let text = "(;gm[1]sz[19]km[750]ru[Chinese]pb[Ke Jie];b[pd];w[tt];b[dd];w[])";
+    let g = &read_sgf(text).unwrap()[0];
+    assert_eq!(g.setup.komi, 7.5);
+    assert_eq!(g.setup.ruleset, Ruleset::Cn2002);
+    assert_eq!(g.info.black.as_deref(), Some("Ke Jie"));
+    let r = g.replay().unwrap();
+    assert_eq!(r.game.moves()[1].mv, Move::Pass);
+    assert_eq!(r.game.moves()[3].mv, Move::Pass);
+    assert_eq!(r.game.board().stone_count(Color::Black), 2);
+}
+
+#[test]
+fn consecutive_same_colour_moves_imply_a_pass() {
+    let g = &read_sgf("(;SZ[9];B[ee];B[cc];W[gg])").unwrap()[0];
+    let r = g.replay().unwrap();
+    assert_eq!(r.implied_passes, 1);
+    let colors: Vec<Color> = r.game.moves().iter().map(|m| m.color).collect();
+    assert_eq!(
+        colors,
+        [Color::Black, Color::White, Color::Black, Color::White]
+    );
+    assert_eq!(r.game.moves()[1].mv, Move::Pass);
+}
+
+#[test]
+fn setup_stones_after_the_root() {
+    // Before any move: part of the start position. After a move: the position is rebased.
+    let g = &read_sgf("(;SZ[9];AB[cc][gg]AW[cg];W[ee];AE[cc]AB[aa];W[gc])").unwrap()[0];
+    assert_eq!(g.setup_stones.len(), 3);
+    assert!(matches!(g.events[1], SgfEvent::Setup { .. }));
+    let r = g.replay().unwrap();
+    assert_eq!(r.rebased_after, [1]);
+    let b = r.game.board();
+    let size = BoardSize::NINE;
+    assert_eq!(b.get(Point::parse_sgf("cc", size).unwrap()), None);
+    assert_eq!(
+        b.get(Point::parse_sgf("aa", size).unwrap()),
+        Some(Color::Black)
+    );
+    assert_eq!(
+        b.get(Point::parse_sgf("gc", size).unwrap()),
+        Some(Color::White)
+    );
+}
+
+#[test]
+fn ff3_mixed_case_and_handicap_stones() {
+    let g = &read_sgf("(;GaMe[1]SiZe[9]HA[2]AddBlack[gc][cg];W[ee])").unwrap()[0];
+    assert_eq!(g.setup.handicap, 2);
+    assert_eq!(g.setup.komi, 0.0);
+    let r = g.replay().unwrap();
+    assert_eq!(r.game.first_to_move(), Color::White);
+    assert_eq!(r.game.board().stone_count(Color::Black), 2);
+}
+
+#[test]
+fn illegal_record_names_the_move() {
+    let g = &read_sgf("(;SZ[9];B[ee];W[ee])").unwrap()[0];
+    let err = g.replay().unwrap_err();
+    assert_eq!(
+        err,
+        goban_rules::RulesError::SgfIllegalMove {
+            move_number: 2,
+            reason: goban_rules::Illegal::Occupied
+        }
+    );
+    assert!(read_sgf("(;SZ[9:13];B[aa])").is_err());
+}
+
+fn sample_game() -> (Game, GameInfo, Vec<MoveAnnotation>) {
+    let setup = GameSetup::new(BoardSize::THIRTEEN, Ruleset::Cn2002)
+        .with_handicap(3, HandicapPlacement::Fixed);
+    let mut g = Game::new(setup).unwrap();
+    let mut notes = Vec::new();
+    for (i, name) in ["C3", "C4", "D3", "pass", "pass"].iter().enumerate() {
+        let mv = if *name == "pass" {
+            Move::Pass
+        } else {
+            Move::Play(Point::parse_human(name, setup.size).unwrap())
+        };
+        g.play(g.to_move(), mv).unwrap();
+        notes.push(MoveAnnotation {
+            time_left: Some(600.0 - i as f64),
+            periods_left: (i == 2).then_some(3),
+            comment: (i == 1).then(|| "missed_capture (CN2002 18.2, 22.6) [warning]".to_owned()),
+        });
+    }
+    g.end_with(GameResult::parse_sgf("W+0.25").unwrap())
+        .unwrap();
+    let info = GameInfo {
+        black: Some("Nie Weiping".into()),
+        white: Some("Cho Hunhyun".into()),
+        date: Some("2026-11-30".into()),
+        event: Some("Hall cup, round 1".into()),
+        comment: Some("recorded by goban-bridge".into()),
+        ..GameInfo::default()
+    };
+    (g, info, notes)
+}
+
+#[test]
+fn written_sgf_reads_back_the_same_game() {
+    let (g, info, notes) = sample_game();
+    let text = write_sgf(&g, &info, &notes);
+    assert!(text.starts_with("(;FF[4]GM[1]"), "{text}");
+    for needle in [
+        "SZ[13]",
+        "RU[Chinese]",
+        "KM[0]",
+        "HA[3]",
+        "AB[",
+        "RE[W+0.25]",
+        "DT[2026-11-30]",
+        "OW[3]",
+        "WL[600]",
+    ] {
+        assert!(text.contains(needle), "{needle} missing in {text}");
+    }
+    let back = &read_sgf(&text).unwrap()[0];
+    assert_eq!(back.setup.size, g.setup().size);
+    assert_eq!(back.setup.handicap, 3);
+    assert_eq!(back.info.black, info.black);
+    assert_eq!(back.info.event, info.event);
+    assert_eq!(back.info.result.as_deref(), Some("W+0.25"));
+    let r = back.replay_with(KoRule::Situational).unwrap();
+    assert_eq!(r.game.board(), g.board());
+    let moves: Vec<(Color, Move)> = r.game.moves().iter().map(|m| (m.color, m.mv)).collect();
+    let orig: Vec<(Color, Move)> = g.moves().iter().map(|m| (m.color, m.mv)).collect();
+    assert_eq!(moves, orig);
+    let SgfEvent::Move(second) = &back.events[1] else {
+        panic!("a move")
+    };
+    assert_eq!(second.comment, notes[1].comment);
+    assert_eq!(second.time_left, Some(599.0));
+    // Writing the re-read game again gives the same text.
+    let mut again = r.game.clone();
+    again
+        .end_with(GameResult::parse_sgf("W+0.25").unwrap())
+        .unwrap();
+    assert_eq!(write_sgf(&again, &back.info, &notes), text);
+}
+
+#[test]
+fn corpus_games_round_trip() {
+    let Some(root) = common::corpus_dir("corpus_games_round_trip") else {
+        return;
+    };
+    let dir = root.join("ai-19x19");
+    let mut n = 0;
+    for entry in std::fs::read_dir(dir).unwrap().flatten().take(40) {
+        let text = std::fs::read_to_string(entry.path()).unwrap();
+        let rec = &read_sgf(&text).unwrap()[0];
+        let game = rec.replay().unwrap().game;
+        let written = write_sgf(&game, &rec.info, &[]);
+        let back = read_sgf(&written).unwrap()[0].replay().unwrap().game;
+        assert_eq!(back.board(), game.board(), "{:?}", entry.path());
+        assert_eq!(back.moves(), game.moves());
+        n += 1;
+    }
+    assert!(n > 0);
+}
