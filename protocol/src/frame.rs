@@ -1,0 +1,207 @@
+//! The typed frames of wire protocol v1: board, clock and host frames in one enum.
+
+use crate::types::{BoardSize, Button, Change, Key, Point, PointState, Running, Seq, Text};
+use serde::{Deserialize, Serialize};
+
+/// One frame of wire protocol v1, whichever side sent it.
+///
+/// `BEAT` and `FAULT` have the same form on the board and the clock, so they are one
+/// variant each; on a shared port only the `HELLO` before them tells the sender.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Frame {
+    /// Board: `$HELLO,BOARD,1,<size>,<firmware>,<serial>`.
+    BoardHello {
+        /// Board size (9, 13 or 19).
+        size: BoardSize,
+        /// Firmware version, free text.
+        firmware: Text,
+        /// Device serial number, free text.
+        serial: Text,
+    },
+    /// Clock: `$HELLO,CLOCK,1,<firmware>,<serial>`.
+    ClockHello {
+        /// Firmware version, free text.
+        firmware: Text,
+        /// Device serial number, free text.
+        serial: Text,
+    },
+    /// Board: `$SNAP,<seq>,<ms>,<points>`, a full snapshot in index order.
+    Snap {
+        /// Counter shared with `DIFF`.
+        seq: Seq,
+        /// Device milliseconds since power-up (wraps; diagnostics only).
+        ms: u32,
+        /// Exactly size*size point states.
+        points: Vec<PointState>,
+    },
+    /// Board: `$DIFF,<seq>,<ms>,<idx><state>[;<idx><state>]*`, changes since `seq-1`.
+    Diff {
+        /// Counter shared with `SNAP`.
+        seq: Seq,
+        /// Device milliseconds since power-up.
+        ms: u32,
+        /// The changed points, at least one, in wire order.
+        changes: Vec<Change>,
+    },
+    /// Board or clock: `$BEAT,<ms>`, the heartbeat.
+    Beat {
+        /// Device milliseconds since power-up.
+        ms: u32,
+    },
+    /// Board or clock: `$FAULT,<code>,<text>`, a device-side fault (informational).
+    Fault {
+        /// Fault code, free text.
+        code: Text,
+        /// Human-readable description.
+        text: Text,
+    },
+    /// Clock: `$PRESS,<seq>,<ms>,<button>`.
+    Press {
+        /// Counter shared with `KEY`.
+        seq: Seq,
+        /// Device milliseconds since power-up.
+        ms: u32,
+        /// Which player button.
+        button: Button,
+    },
+    /// Clock: `$KEY,<seq>,<ms>,<key>`.
+    Key {
+        /// Counter shared with `PRESS`.
+        seq: Seq,
+        /// Device milliseconds since power-up.
+        ms: u32,
+        /// Which key.
+        key: Key,
+    },
+    /// Host: `$HELLO?`, asks a device to identify itself.
+    HelloQuery,
+    /// Host: `$SNAP?`, asks the board for a snapshot now.
+    SnapQuery,
+    /// Host: `$LED[,<idx>[;<idx>]*]`; an empty list clears the LEDs.
+    Led {
+        /// Points to light.
+        points: Vec<Point>,
+    },
+    /// Host: `$SHOW,<black_ms>,<white_ms>,<black_periods>,<white_periods>,<running>`.
+    Show {
+        /// Black's remaining milliseconds.
+        black_ms: u32,
+        /// White's remaining milliseconds.
+        white_ms: u32,
+        /// Black's remaining overtime periods (or moves left in a Canadian period).
+        black_periods: u32,
+        /// White's remaining overtime periods (or moves left in a Canadian period).
+        white_periods: u32,
+        /// Whose time runs.
+        running: Running,
+    },
+    /// Host: `$BEEP,<count>`, short beeps (byo-yomi count-down).
+    Beep {
+        /// Number of beeps.
+        count: u32,
+    },
+}
+
+/// The kind of a [`Frame`], for statistics, logs and dispatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FrameKind {
+    /// [`Frame::BoardHello`].
+    BoardHello,
+    /// [`Frame::ClockHello`].
+    ClockHello,
+    /// [`Frame::Snap`].
+    Snap,
+    /// [`Frame::Diff`].
+    Diff,
+    /// [`Frame::Beat`].
+    Beat,
+    /// [`Frame::Fault`].
+    Fault,
+    /// [`Frame::Press`].
+    Press,
+    /// [`Frame::Key`].
+    Key,
+    /// [`Frame::HelloQuery`].
+    HelloQuery,
+    /// [`Frame::SnapQuery`].
+    SnapQuery,
+    /// [`Frame::Led`].
+    Led,
+    /// [`Frame::Show`].
+    Show,
+    /// [`Frame::Beep`].
+    Beep,
+}
+
+impl FrameKind {
+    /// The KIND word on the wire (`HELLO` for both hellos).
+    pub const fn wire_kind(self) -> &'static str {
+        match self {
+            Self::BoardHello | Self::ClockHello => "HELLO",
+            Self::Snap => "SNAP",
+            Self::Diff => "DIFF",
+            Self::Beat => "BEAT",
+            Self::Fault => "FAULT",
+            Self::Press => "PRESS",
+            Self::Key => "KEY",
+            Self::HelloQuery => "HELLO?",
+            Self::SnapQuery => "SNAP?",
+            Self::Led => "LED",
+            Self::Show => "SHOW",
+            Self::Beep => "BEEP",
+        }
+    }
+
+    /// Whether the host sends this kind (as opposed to a board or a clock).
+    pub const fn is_host(self) -> bool {
+        matches!(
+            self,
+            Self::HelloQuery | Self::SnapQuery | Self::Led | Self::Show | Self::Beep
+        )
+    }
+}
+
+impl Frame {
+    /// The kind of this frame.
+    pub const fn kind(&self) -> FrameKind {
+        match self {
+            Self::BoardHello { .. } => FrameKind::BoardHello,
+            Self::ClockHello { .. } => FrameKind::ClockHello,
+            Self::Snap { .. } => FrameKind::Snap,
+            Self::Diff { .. } => FrameKind::Diff,
+            Self::Beat { .. } => FrameKind::Beat,
+            Self::Fault { .. } => FrameKind::Fault,
+            Self::Press { .. } => FrameKind::Press,
+            Self::Key { .. } => FrameKind::Key,
+            Self::HelloQuery => FrameKind::HelloQuery,
+            Self::SnapQuery => FrameKind::SnapQuery,
+            Self::Led { .. } => FrameKind::Led,
+            Self::Show { .. } => FrameKind::Show,
+            Self::Beep { .. } => FrameKind::Beep,
+        }
+    }
+
+    /// The `<seq>` of a SNAP, DIFF, PRESS or KEY frame; `None` for the others.
+    pub const fn seq(&self) -> Option<Seq> {
+        match self {
+            Self::Snap { seq, .. }
+            | Self::Diff { seq, .. }
+            | Self::Press { seq, .. }
+            | Self::Key { seq, .. } => Some(*seq),
+            _ => None,
+        }
+    }
+
+    /// The device milliseconds of a device frame that carries them.
+    pub const fn device_ms(&self) -> Option<u32> {
+        match self {
+            Self::Snap { ms, .. }
+            | Self::Diff { ms, .. }
+            | Self::Beat { ms }
+            | Self::Press { ms, .. }
+            | Self::Key { ms, .. } => Some(*ms),
+            _ => None,
+        }
+    }
+}
