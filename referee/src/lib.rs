@@ -1,2 +1,45 @@
 //! Arbitration of physical play: turns board readings, clock presses and arbiter commands into moves, infractions, times and results.
 #![warn(missing_docs)]
+
+pub mod clock;
+mod command;
+mod config;
+mod debounce;
+mod error;
+mod event;
+mod guidance;
+pub mod infraction;
+mod input;
+mod state;
+mod timestamp;
+
+mod alerts;
+mod arbiter;
+mod counting;
+mod go;
+mod interpret;
+mod lifecycle;
+mod match_state;
+mod play;
+mod press;
+mod referee;
+mod rewrite;
+mod scoring;
+mod sgf;
+mod snapshot;
+mod timekeeper;
+mod timeline;
+
+pub use command::{DeviceCommand, Running};
+pub use config::RefereeConfig;
+pub use debounce::{Debouncer, Feed, Quiet};
+pub use error::RefereeError;
+pub use event::{Event, EventKind};
+pub use guidance::{Guidance, StoneAt};
+pub use infraction::{Evidence, Infraction, InfractionId, InfractionKind, InfractionStatus};
+pub use input::{
+    ArbiterCommand, Button, ClockKey, Device, GameSetup, Input, PointChange, Reading, RulingAction,
+};
+pub use referee::Referee;
+pub use state::{BoardState, DeviceState, Link, MoveRecord, PerColor, Phase, SCHEMA_VERSION};
+pub use timestamp::Timestamp;

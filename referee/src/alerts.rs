@@ -1,0 +1,230 @@
+//! Raising alerts, applying sanctions (automatically or by ruling) and the arbiter's rulings; "one act, one alert".
+
+use goban_rules::{Color, GameResult, Move, Ruleset, WinBy};
+
+use crate::Timestamp;
+use crate::error::RefereeError;
+use crate::event::EventKind;
+use crate::go;
+use crate::infraction::{
+    Evidence, Infraction, InfractionId, InfractionKind, InfractionStatus, sanction_text,
+};
+use crate::input::RulingAction;
+use crate::referee::Referee;
+
+impl Referee {
+    /// Raises an alert; applies its sanction at once when the tournament set the kind automatic.
+    pub(crate) fn raise(
+        &mut self,
+        kind: InfractionKind,
+        player: Color,
+        move_number: u32,
+        points: Vec<usize>,
+        evidence: Vec<(Timestamp, String)>,
+    ) {
+        let auto = self.config.auto_sanction.contains(&kind);
+        self.raise_as(kind, player, move_number, points, evidence, auto);
+    }
+
+    /// Raises an alert, sanctioning it at once when `auto`.
+    pub(crate) fn raise_as(
+        &mut self,
+        kind: InfractionKind,
+        player: Color,
+        move_number: u32,
+        points: Vec<usize>,
+        evidence: Vec<(Timestamp, String)>,
+        auto: bool,
+    ) {
+        let size = self.size;
+        let now = self.now;
+        // The readings and presses that led to it, with the alert's own findings (bounded).
+        let evidence = self.timeline.evidence(evidence);
+        let Some(m) = self.game.as_mut() else { return };
+        m.next_alert += 1;
+        let infraction = Infraction {
+            // `<game>-i<n>`: unique across games of the board, and safe in a URL path segment.
+            id: InfractionId(format!("{}-i{}", m.id, m.next_alert)),
+            kind,
+            article: kind.article(m.ruleset).to_owned(),
+            player,
+            move_number,
+            points: points.iter().map(|&p| go::name(p, size)).collect(),
+            status: InfractionStatus::Open,
+            at: now.to_rfc3339(),
+            sanction: sanction_text(kind, m.ruleset, move_number),
+            sanction_applied: false,
+            evidence: evidence
+                .into_iter()
+                .map(|(at, what)| Evidence {
+                    at: at.to_rfc3339(),
+                    what,
+                })
+                .collect(),
+            note: String::new(),
+        };
+        m.infractions.push(infraction.clone());
+        let index = m.infractions.len() - 1;
+        self.emit(EventKind::InfractionRaised { infraction });
+        if auto {
+            self.apply_sanction(index);
+            self.emit_infraction_changed(index);
+        }
+    }
+
+    fn emit_infraction_changed(&mut self, index: usize) {
+        if let Some(infraction) = self
+            .game
+            .as_ref()
+            .and_then(|m| m.infractions.get(index))
+            .cloned()
+        {
+            self.emit(EventKind::InfractionChanged { infraction });
+        }
+    }
+
+    /// An arbiter's ruling on an alert; the sensors cannot overturn it (referee-notes.md, property 6).
+    pub(crate) fn handle_ruling(
+        &mut self,
+        id: &InfractionId,
+        action: RulingAction,
+        note: String,
+    ) -> Result<(), RefereeError> {
+        let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+        let index = m
+            .infractions
+            .iter()
+            .position(|i| &i.id == id)
+            .ok_or_else(|| RefereeError::UnknownInfraction(id.0.clone()))?;
+        let kind = m.infractions[index].kind;
+        if action == RulingAction::Convert && kind != InfractionKind::TimeForfeit {
+            return Err(RefereeError::BadRuling("convert".into()));
+        }
+        m.infractions[index].note = note;
+        match action {
+            RulingAction::Confirm => m.infractions[index].status = InfractionStatus::Confirmed,
+            RulingAction::Dismiss => m.infractions[index].status = InfractionStatus::Dismissed,
+            RulingAction::Sanction => {
+                if !m.infractions[index].sanction_applied {
+                    self.apply_sanction(index);
+                }
+            }
+            RulingAction::Convert => self.convert_time_forfeit(index)?,
+        }
+        self.emit_infraction_changed(index);
+        self.refresh_guidance();
+        self.emit(EventKind::StateChanged);
+        Ok(())
+    }
+
+    /// Applies the sanction of the ruleset (digest table).
+    pub(crate) fn apply_sanction(&mut self, index: usize) {
+        let Some(m) = self.game.as_mut() else { return };
+        let Some(alert) = m.infractions.get_mut(index) else {
+            return;
+        };
+        alert.status = InfractionStatus::Sanctioned;
+        alert.sanction_applied = true;
+        let (kind, player, number) = (alert.kind, alert.player, alert.move_number);
+        let ruleset = m.ruleset;
+        match kind {
+            InfractionKind::ForbiddenPoint | InfractionKind::KoViolation => {
+                self.void_as_pass(player)
+            }
+            InfractionKind::DoubleMove if ruleset == Ruleset::Jk => {
+                self.lose(player, WinBy::Forfeit)
+            }
+            InfractionKind::DoubleMove => self.void_double_move(player, number),
+            InfractionKind::WrongColour if number <= 10 => {
+                // CN2002 17.1: up to move 10 the colours are corrected by swapping the players.
+                std::mem::swap(&mut m.black, &mut m.white);
+            }
+            InfractionKind::TimeForfeit => self.lose(player, WinBy::Time),
+            InfractionKind::LateStart => self.lose(player, WinBy::Forfeit),
+            _ => {}
+        }
+        if kind.sanction_warns(ruleset) {
+            self.warn(player);
+        }
+    }
+
+    /// A forbidden or ko stone counts as a pass (CN2002 19, 18.3); the press that follows completes it.
+    fn void_as_pass(&mut self, player: Color) {
+        let now = self.now;
+        let Some(m) = self.game.as_mut() else { return };
+        if m.void_pending != Some(player) || m.game.to_move() != player {
+            return;
+        }
+        m.void_pending = None;
+        self.record_move(player, Move::Pass, now, true);
+    }
+
+    /// CN2002 17.2: the second move is void; the stone goes off the board.
+    fn void_double_move(&mut self, player: Color, number: u32) {
+        let Some(m) = self.game.as_mut() else { return };
+        let last = m
+            .game
+            .moves()
+            .last()
+            .map(|l| (l.color, l.mv, l.out_of_turn));
+        if m.move_count() != number {
+            return;
+        }
+        if let Some((c, Move::Play(p), true)) = last.filter(|l| l.0 == player) {
+            m.game.undo();
+            m.moves.pop();
+            m.provisional = false;
+            m.known.insert(p.index(), go::reading_of(c));
+            self.emit(EventKind::Correction {
+                number,
+                was: go::name(p.index(), self.size),
+                now: "none".into(),
+                reason: "double move voided (CN2002 17.2)".into(),
+                time_left_ms: None,
+                periods_left: None,
+            });
+        }
+    }
+
+    /// One warning (CN2002 24); a second one loses under cn2002 (24.2).
+    fn warn(&mut self, player: Color) {
+        let Some(m) = self.game.as_mut() else { return };
+        *m.warnings.of_mut(player) += 1;
+        if m.ruleset == Ruleset::Cn2002 && m.warnings.of(player) >= 2 {
+            self.lose(player, WinBy::Forfeit);
+        }
+    }
+
+    /// `player` loses the game.
+    pub(crate) fn lose(&mut self, player: Color, by: WinBy) {
+        self.finish_by(GameResult::Win {
+            winner: player.opponent(),
+            by,
+        });
+    }
+
+    /// CN2002 22.5: the flag fall becomes a pass and the same byo-yomi continues.
+    fn convert_time_forfeit(&mut self, index: usize) -> Result<(), RefereeError> {
+        let now = self.now;
+        let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+        let player = m.infractions[index].player;
+        m.clock.convert_forfeit(now, player)?;
+        m.infractions[index].status = InfractionStatus::Converted;
+        m.press_turn = player.opponent();
+        let claim = crate::match_state::Claim {
+            color: player,
+            at: now,
+            switched: true,
+            time_left: None,
+            periods_left: None,
+        };
+        if m.result.is_some() {
+            // The forfeit had ended the game: play resumes.
+            m.result = None;
+            m.phase = crate::state::Phase::Playing;
+        }
+        self.record_pass(player, claim, false);
+        self.emit_clock();
+        Ok(())
+    }
+}

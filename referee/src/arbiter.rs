@@ -1,0 +1,172 @@
+//! Arbiter commands: start, rulings, clock control, seal, dead stones, results, voiding and restoring moves.
+
+use goban_rules::{GameResult, Move, Point};
+
+use crate::error::RefereeError;
+use crate::event::EventKind;
+use crate::go;
+use crate::infraction::InfractionKind;
+use crate::input::ArbiterCommand;
+use crate::referee::Referee;
+use crate::state::Phase;
+
+impl Referee {
+    /// Dispatches an arbiter command; refused commands change nothing.
+    pub(crate) fn handle_arbiter(&mut self, command: ArbiterCommand) -> Result<(), RefereeError> {
+        match command {
+            ArbiterCommand::StartGame(setup) => self.start_game(setup),
+            ArbiterCommand::Ruling { id, action, note } => self.handle_ruling(&id, action, note),
+            ArbiterCommand::Pause => self.pause(),
+            ArbiterCommand::Resume => self.resume(),
+            ArbiterCommand::AdjustClock {
+                color,
+                delta_ms,
+                by,
+            } => {
+                let now = self.now;
+                let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+                m.clock.adjust(now, color, delta_ms, by)?;
+                self.emit_clock();
+                self.emit(EventKind::StateChanged);
+                Ok(())
+            }
+            ArbiterCommand::LateStart { color, absent_ms } => {
+                self.handle_late_start(color, absent_ms)
+            }
+            ArbiterCommand::Seal => {
+                self.pause()?;
+                if let Some(m) = self.game.as_mut() {
+                    m.sealed = true;
+                }
+                Ok(())
+            }
+            ArbiterCommand::Unseal => self.resume(),
+            ArbiterCommand::MarkDead { points, dead } => self.handle_mark_dead(&points, dead),
+            ArbiterCommand::ConfirmResult => self.confirm_result(),
+            ArbiterCommand::ResumePlay { first } => self.resume_play(first),
+            ArbiterCommand::SetResult { result } => {
+                let parsed =
+                    GameResult::parse_sgf(&result).map_err(|_| RefereeError::BadResult(result))?;
+                let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+                // An arbiter may correct a result (CN2002 22.8-22.9): replace it.
+                m.result = None;
+                self.finish_by(parsed);
+                Ok(())
+            }
+            ArbiterCommand::VoidMove { number } => self.void_move(number),
+            ArbiterCommand::RestoreMove { number } => self.restore_move(number),
+        }
+    }
+
+    /// CN2002 22.1-22.4: double deduction, loss beyond the venue's limit.
+    fn handle_late_start(
+        &mut self,
+        color: goban_rules::Color,
+        absent_ms: u64,
+    ) -> Result<(), RefereeError> {
+        let now = self.now;
+        let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+        let late = m.clock.late_start(now, color, absent_ms)?;
+        let what = if late.forfeit {
+            format!(
+                "{color} absent {} ms, beyond the {} ms limit ({})",
+                late.absent_ms, late.limit_ms, late.article
+            )
+        } else {
+            format!(
+                "{color} absent {} ms: {} ms deducted on top ({})",
+                late.absent_ms, late.deducted_ms, late.article
+            )
+        };
+        let start = now.0.saturating_sub(absent_ms);
+        let evidence = vec![
+            (crate::Timestamp(start), "clock started".to_owned()),
+            (now, what),
+        ];
+        let forfeit = late.forfeit;
+        let auto = self
+            .config
+            .auto_sanction
+            .contains(&InfractionKind::LateStart);
+        // The deduction is the clock's arithmetic; only the loss is a sanction to apply.
+        self.raise_as(
+            InfractionKind::LateStart,
+            color,
+            0,
+            Vec::new(),
+            evidence,
+            forfeit && auto,
+        );
+        self.emit_clock();
+        Ok(())
+    }
+
+    /// Voids a move: it counts as a pass; the sensors cannot bring it back. Earlier moves go through a replay.
+    fn void_move(&mut self, number: u32) -> Result<(), RefereeError> {
+        let now = self.now;
+        let size = self.size;
+        let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+        if number < m.move_count() {
+            return self.void_earlier_move(number);
+        }
+        if m.move_count() != number || m.phase != Phase::Playing {
+            return Err(RefereeError::BadMove(number));
+        }
+        let old = m.game.undo().ok_or(RefereeError::BadMove(number))?;
+        m.moves.pop();
+        if let Move::Play(p) = old.mv {
+            m.known.insert(p.index(), go::reading_of(old.color));
+        }
+        m.voided.insert(number, (old.color, old.mv));
+        self.record_move(old.color, Move::Pass, now, false);
+        self.emit(EventKind::Correction {
+            number,
+            was: go::move_name(old.mv, size),
+            now: "pass".into(),
+            reason: "voided by the arbiter".into(),
+            time_left_ms: None,
+            periods_left: None,
+        });
+        self.refresh_guidance();
+        self.emit(EventKind::StateChanged);
+        Ok(())
+    }
+
+    /// Restores a voided move; earlier moves go through a replay.
+    fn restore_move(&mut self, number: u32) -> Result<(), RefereeError> {
+        let now = self.now;
+        let size = self.size;
+        let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+        let &(color, mv) = m.voided.get(&number).ok_or(RefereeError::BadMove(number))?;
+        if number < m.move_count() {
+            return self.restore_earlier_move(number);
+        }
+        if m.move_count() != number {
+            return Err(RefereeError::BadMove(number));
+        }
+        let pass = m.game.undo().ok_or(RefereeError::BadMove(number))?;
+        let record = m.moves.pop();
+        if m.game.check_as(color, mv).is_err() {
+            // Put the pass back exactly as it was: a refused command changes nothing.
+            let _ = m.game.play_as(pass.color, pass.mv);
+            m.moves.extend(record);
+            return Err(RefereeError::BadMove(number));
+        }
+        m.voided.remove(&number);
+        if let Move::Play(Point(p)) = mv {
+            m.known.remove(&usize::from(p));
+        }
+        self.record_move(color, mv, now, false);
+        self.emit(EventKind::Correction {
+            number,
+            was: "pass".into(),
+            now: go::move_name(mv, size),
+            reason: "restored by the arbiter".into(),
+            time_left_ms: None,
+            periods_left: None,
+        });
+        self.refresh_guidance();
+        self.emit(EventKind::StateChanged);
+        Ok(())
+    }
+}

@@ -1,0 +1,174 @@
+//! Late arrival at the start of a game (CN2002 22.1-22.4): absent time deducted twice, a forfeit beyond 15 or 60 minutes.
+
+use serde::{Deserialize, Serialize};
+
+use super::machine::{AdjustmentReason, Clock, Turn};
+use super::{ClockError, Color, SideReading};
+use crate::Timestamp;
+
+const MINUTE_MS: u64 = 60_000;
+
+/// How far the players lodge from the hall, which sets the late limit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Venue {
+    /// Hall and lodging in the same place: 15 minutes (CN2002 22.2).
+    #[default]
+    SameSite,
+    /// Hall and lodging apart: 1 hour (CN2002 22.1).
+    Separate,
+}
+
+impl Venue {
+    /// The longest absence that does not lose the game (the limit itself is allowed: "不得超过1小时(含)").
+    #[must_use]
+    pub fn limit_ms(self) -> u64 {
+        match self {
+            Self::SameSite => 15 * MINUTE_MS,
+            Self::Separate => 60 * MINUTE_MS,
+        }
+    }
+
+    /// The article that sets the limit.
+    #[must_use]
+    pub fn article(self) -> &'static str {
+        match self {
+            Self::SameSite => "CN2002 22.2",
+            Self::Separate => "CN2002 22.1",
+        }
+    }
+}
+
+/// The outcome of a late start, for the `late_start` alert.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LateStart {
+    /// Who was late.
+    pub side: Color,
+    /// How long they were absent.
+    pub absent_ms: u64,
+    /// The venue's limit.
+    pub limit_ms: u64,
+    /// Absent beyond the limit: the game is lost (the referee decides the result).
+    pub forfeit: bool,
+    /// Of the absence, what the side's own running clock already charged.
+    pub already_charged_ms: u64,
+    /// What was taken on top, so the absence costs twice over (0 on a forfeit,
+    /// and under 22.4 when there is no main time: byo-yomi simply ran).
+    pub deducted_ms: u64,
+    /// The article applied.
+    pub article: &'static str,
+    /// The side's clock afterwards.
+    pub after: SideReading,
+}
+
+/// A stretch of one side's clock running, kept for the first hour of the game only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RunSegment {
+    side: Color,
+    from: Timestamp,
+    to: Timestamp,
+}
+
+impl Clock {
+    /// `side` arrived `absent_ms` after the clock started (CN2002 22.1-22.4).
+    ///
+    /// Within the venue's limit the absence is deducted twice over: the part
+    /// the side's own clock already ran counts once, the rest is taken from
+    /// its time and recorded as an adjustment by "CN2002 22.1". Beyond the
+    /// limit nothing is deducted and `forfeit` is set. Under 22.4 (no main
+    /// time) the byo-yomi ran during the absence and nothing more is taken.
+    /// Lateness after an adjournment is not this: the clock simply runs,
+    /// with no double deduction and no limit (22.1), so call `resume`.
+    pub fn late_start(
+        &mut self,
+        now: Timestamp,
+        side: Color,
+        absent_ms: u64,
+    ) -> Result<LateStart, ClockError> {
+        let started_at = self.started_at.ok_or(ClockError::NotStarted)?;
+        if self.late_recorded[side.index()] {
+            return Err(ClockError::LateStartTwice(side));
+        }
+        self.catch_up(now, false);
+        let absence_end = started_at.plus_ms(absent_ms).min(now);
+        let already_charged_ms = self.running_time_within(side, started_at, absence_end, now);
+        let limit_ms = self.venue.limit_ms();
+        let forfeit = absent_ms > limit_ms;
+        let no_main_time = self.tc.main().as_ms() == 0;
+        let extra = if forfeit || no_main_time {
+            0
+        } else {
+            absent_ms
+                .saturating_mul(2)
+                .saturating_sub(already_charged_ms)
+        };
+        let article = match (forfeit, no_main_time) {
+            (false, true) => "CN2002 22.4",
+            _ => self.venue.article(),
+        };
+        let after = match extra {
+            0 => self.reading(now).side(side).to_owned(),
+            ms => {
+                let delta = i64::try_from(ms).unwrap_or(i64::MAX).saturating_neg();
+                self.change_time(
+                    now,
+                    side,
+                    delta,
+                    article.to_owned(),
+                    AdjustmentReason::LateStart,
+                )?
+            }
+        };
+        self.late_recorded[side.index()] = true;
+        Ok(LateStart {
+            side,
+            absent_ms,
+            limit_ms,
+            forfeit,
+            already_charged_ms,
+            deducted_ms: extra,
+            article,
+            after,
+        })
+    }
+
+    /// Keeps a finished stretch of running if it began in the game's first
+    /// hour, the longest absence that can still be deducted (CN2002 22.1).
+    pub(crate) fn close_stretch(&mut self, turn: &Turn, until: Timestamp) {
+        let Some(started_at) = self.started_at else {
+            return;
+        };
+        if turn.run_from < started_at.plus_ms(Venue::Separate.limit_ms()) && until > turn.run_from {
+            self.run_log.push(RunSegment {
+                side: turn.side,
+                from: turn.run_from,
+                to: until,
+            });
+        }
+    }
+
+    /// How long `side`'s clock ran between `from` and `to`, including the stretch still running at `now`.
+    fn running_time_within(
+        &self,
+        side: Color,
+        from: Timestamp,
+        to: Timestamp,
+        now: Timestamp,
+    ) -> u64 {
+        let open = self
+            .turn
+            .filter(|t| t.side == side && self.running_turn().is_ok())
+            .map(|t| RunSegment {
+                side,
+                from: t.run_from,
+                to: now,
+            });
+        self.run_log
+            .iter()
+            .copied()
+            .chain(open)
+            .filter(|s| s.side == side)
+            .map(|s| s.to.min(to).ms_since(s.from.max(from)))
+            .sum()
+    }
+}

@@ -1,0 +1,117 @@
+//! The referee's outputs: events with `v`, `seq` and time, serialisable for SSE, MQTT and the journal.
+
+use goban_rules::Color;
+use serde::{Deserialize, Serialize};
+
+use crate::clock::ClockReading;
+use crate::guidance::Guidance;
+use crate::infraction::Infraction;
+use crate::state::{DeviceState, Phase};
+
+/// One output of the referee (api.md: every event carries `v` and `seq`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    /// Schema version (1).
+    pub v: u8,
+    /// Output counter of this board; grows by one per event.
+    pub seq: u64,
+    /// Board id.
+    pub board: String,
+    /// Game id, once a game started.
+    pub game: Option<String>,
+    /// When, RFC 3339 (the input time that caused it).
+    pub at: String,
+    /// What happened.
+    #[serde(flatten)]
+    pub kind: EventKind,
+}
+
+/// What an event says.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
+pub enum EventKind {
+    /// A move or pass was recognised (MQTT `moves`).
+    MovePlayed {
+        /// 1-based number.
+        number: u32,
+        /// Who.
+        color: Color,
+        /// "D4" or "pass".
+        point: String,
+        /// When the stone was seen (or the pass pressed), RFC 3339.
+        played_at: String,
+        /// The mover's time left at the press, when already known (a pass);
+        /// for a stone it comes with the completing press as a `correction`.
+        time_left_ms: Option<u64>,
+    },
+    /// The referee changed its mind about a move it had announced.
+    Correction {
+        /// The move's number.
+        number: u32,
+        /// What was announced ("D4", "pass").
+        was: String,
+        /// What it is now ("E4", "pass", or "none" when the move is withdrawn).
+        now: String,
+        /// Why, in words.
+        reason: String,
+        /// Set when the correction fills in the mover's time left at the
+        /// completing press (`was == now`): the stone is announced before the
+        /// press, so `move_played` carries `null` (SGF `BL`/`WL`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        time_left_ms: Option<u64>,
+        /// With `time_left_ms`: byo-yomi periods (or Canadian block moves) left at the press.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        periods_left: Option<u32>,
+    },
+    /// A new alert (MQTT `infractions`).
+    InfractionRaised {
+        /// The alert.
+        infraction: Infraction,
+    },
+    /// An alert's status or sanction changed.
+    InfractionChanged {
+        /// The alert as it stands now.
+        infraction: Infraction,
+    },
+    /// A clock reading (after each switch, pause, resume, adjustment).
+    Clock {
+        /// The reading.
+        clock: ClockReading,
+    },
+    /// A byo-yomi count-out call or a period used (CN2002 12.3).
+    ClockCall {
+        /// Whose clock.
+        color: Color,
+        /// The call, e.g. "30", "1 minute, 3 left", "10".
+        call: String,
+    },
+    /// A flag fell (CN2002 12.4).
+    FlagFall {
+        /// Whose.
+        color: Color,
+    },
+    /// Device health changed.
+    Device {
+        /// The health now.
+        device: DeviceState,
+    },
+    /// The phase changed.
+    Phase {
+        /// The new phase.
+        phase: Phase,
+    },
+    /// The result (final, or proposed during counting).
+    Result {
+        /// SGF `RE` form, e.g. "B+0.75".
+        result: String,
+        /// Whether the arbiter made it final.
+        is_final: bool,
+    },
+    /// What to change on the board to restore the game position.
+    Guidance {
+        /// The list.
+        guidance: Guidance,
+    },
+    /// The board state changed; fetch it with `Referee::state`.
+    StateChanged,
+}

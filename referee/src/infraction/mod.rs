@@ -1,0 +1,9 @@
+//! Infractions: the digest's kinds with their articles, the alert record, and the sanctions each implies.
+
+mod kind;
+mod record;
+mod sanction;
+
+pub use kind::InfractionKind;
+pub use record::{Evidence, Infraction, InfractionId, InfractionStatus};
+pub use sanction::sanction_text;

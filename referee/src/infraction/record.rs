@@ -1,0 +1,72 @@
+//! One raised alert as arbiters and viewers see it: kind, article, player, move, points, evidence, status.
+
+use goban_rules::Color;
+use serde::{Deserialize, Serialize};
+
+use super::InfractionKind;
+
+/// An alert's id, unique within a board's life ("<game>/<n>").
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct InfractionId(pub String);
+
+impl std::fmt::Display for InfractionId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Where an alert stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InfractionStatus {
+    /// Raised, waiting for the arbiter.
+    Open,
+    /// The arbiter confirmed it (no further sanction).
+    Confirmed,
+    /// The sanction was applied (automatically or by ruling).
+    Sanctioned,
+    /// The arbiter dismissed it.
+    Dismissed,
+    /// `time_forfeit` converted into a pass (CN2002 22.5).
+    Converted,
+}
+
+/// One line of an alert's evidence timeline.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Evidence {
+    /// When (RFC 3339).
+    pub at: String,
+    /// What the sensors or the clock showed, in words.
+    pub what: String,
+}
+
+/// An infraction alert (api.md `infractions[]`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Infraction {
+    /// Its id.
+    pub id: InfractionId,
+    /// The digest's id of the infraction.
+    pub kind: InfractionKind,
+    /// The article cited under the game's ruleset, e.g. "CN2002 18.2, 22.6" or "JK 9".
+    pub article: String,
+    /// The offender.
+    pub player: Color,
+    /// The move the act belongs to.
+    pub move_number: u32,
+    /// The points involved, "D4" notation.
+    pub points: Vec<String>,
+    /// Where it stands.
+    pub status: InfractionStatus,
+    /// When it was raised (RFC 3339).
+    pub at: String,
+    /// The sanction the ruleset names, in words.
+    pub sanction: String,
+    /// Whether that sanction has been applied.
+    pub sanction_applied: bool,
+    /// The evidence timeline.
+    pub evidence: Vec<Evidence>,
+    /// The arbiter's note, if any.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}

@@ -1,0 +1,69 @@
+//! Several stones in one burst (blitz without presses): infer the sequence as igoki does, accept it only if the replay reproduces the board.
+
+use goban_rules::{Color, Move};
+
+use super::Diff;
+use crate::go;
+use crate::input::Reading;
+use crate::referee::Referee;
+
+impl Referee {
+    /// More than one new stone in one quiet state.
+    pub(super) fn on_burst(&mut self, diff: &Diff) -> bool {
+        let mut order: Vec<(usize, Color)> = diff.added.clone();
+        // Stones that persist into the quiet board, in the order they arrived (igoki `infer-moves`).
+        order.sort_by_key(|&(p, _)| (self.changed_at[p], p));
+        // A bare press still open (pass or premature press, digest) must be settled by the first
+        // stone alone, as `on_new_stone` does; read as a sequence, the burst would leave the press
+        // pending and pin it on a later move (CN2002 17.4).
+        let press_open = self
+            .game
+            .as_ref()
+            .is_some_and(|m| m.pending_press.is_some());
+        if !press_open && self.replay_matches(&order) {
+            self.close_previous_move();
+            let last = order.len() - 1;
+            for (i, &(p, c)) in order.iter().enumerate() {
+                self.record_move(c, Move::Play(go::point(p)), self.changed_at[p], i == last);
+            }
+            return true;
+        }
+        // Not a clean sequence: take the earliest stone alone; the loop reads the rest again.
+        let (x, s) = order[0];
+        let only = Diff {
+            added: vec![(x, s)],
+            removed: diff.removed.clone(),
+            changed: Vec::new(),
+        };
+        self.on_new_stone(x, s, &only)
+    }
+
+    /// Whether playing `order` alternately from the side to move gives exactly the physical board.
+    fn replay_matches(&self, order: &[(usize, Color)]) -> bool {
+        let Some(m) = &self.game else { return false };
+        let mut game = m.game.clone();
+        let mut color = game.to_move();
+        for &(p, c) in order {
+            if c != color || game.play(c, Move::Play(go::point(p))).is_err() {
+                return false;
+            }
+            color = color.opponent();
+        }
+        let pending: Vec<usize> = game
+            .moves()
+            .last()
+            .map(|l| l.captured.iter().map(|q| q.index()).collect())
+            .unwrap_or_default();
+        let replayed = go::readings(game.board(), self.size);
+        replayed
+            .iter()
+            .zip(&self.physical)
+            .enumerate()
+            .all(|(i, (g, p))| {
+                g == p
+                    || *p == Reading::Unknown
+                    || m.known.get(&i) == Some(p)
+                    || (pending.contains(&i) && g == &Reading::Empty)
+            })
+    }
+}

@@ -1,0 +1,177 @@
+//! Interpretation of quiet physical positions against the game position (the classification table of referee-notes.md).
+
+mod burst;
+mod diff;
+mod removal;
+mod stone;
+
+pub(crate) use diff::Diff;
+
+use crate::debounce::Quiet;
+use crate::event::EventKind;
+use crate::go;
+use crate::input::Reading;
+use crate::referee::Referee;
+use crate::state::Phase;
+
+impl Referee {
+    /// A quiet board arrived: interpret it.
+    pub(crate) fn handle_quiet(&mut self, quiet: Quiet) {
+        self.timeline.record_readings(
+            &self.physical,
+            &quiet.readings,
+            &quiet.changed_at,
+            self.size,
+        );
+        self.physical = quiet.readings;
+        self.changed_at = quiet.changed_at;
+        self.update_unknown_points();
+        let phase = self.game.as_ref().map(|m| m.phase);
+        match phase {
+            Some(Phase::Playing) if !self.game.as_ref().is_some_and(|m| m.sealed) => {
+                let first_stone = self.first_new_stone_at();
+                self.process_claims(first_stone);
+                self.interpret(false);
+                self.process_claims(None);
+            }
+            Some(Phase::Counting) => self.update_counting(),
+            _ => {}
+        }
+        self.refresh_guidance();
+        self.emit(EventKind::StateChanged);
+    }
+
+    /// The grace for an unexplained removal ran out: decide now.
+    pub(crate) fn handle_grace_due(&mut self) {
+        self.interpret(true);
+        if let Some(m) = self.game.as_mut() {
+            m.suspect_since = None;
+        }
+        self.refresh_guidance();
+        self.emit(EventKind::StateChanged);
+    }
+
+    /// The game position as readings.
+    pub(crate) fn game_readings(&self) -> Vec<Reading> {
+        match &self.game {
+            Some(m) => go::readings(m.game.board(), self.size),
+            None => vec![Reading::Empty; self.size.points()],
+        }
+    }
+
+    /// The diff of the physical board against the game, after the exclusions.
+    pub(crate) fn current_diff(&mut self) -> Diff {
+        let game = self.game_readings();
+        let Some(m) = self.game.as_mut() else {
+            return Diff::default();
+        };
+        let physical = &self.physical;
+        // A known deviation ends when the point reads something else.
+        m.known
+            .retain(|&p, r| physical[p] == *r && physical[p] != game[p]);
+        // A captured stone once seen off the board is no longer pending: a new stone there is new.
+        m.pending_caps
+            .retain(|&(p, c)| physical[p] == go::reading_of(c));
+        // Until the opponent's next stone, the last move's captured stones may still be taken off.
+        let pending = m.pending_caps.clone();
+        Diff::between(&game, physical, &m.known, &pending)
+    }
+
+    /// When the earliest stone not in the game arrived, if any.
+    fn first_new_stone_at(&mut self) -> Option<crate::Timestamp> {
+        let diff = self.current_diff();
+        diff.added.iter().map(|&(p, _)| self.changed_at[p]).min()
+    }
+
+    /// Interprets until the position is explained or waits for more evidence.
+    pub(crate) fn interpret(&mut self, grace: bool) {
+        for _ in 0..32 {
+            if !self.interpret_step(grace) {
+                return;
+            }
+        }
+    }
+
+    /// One step; `true` when the game changed and the board must be read again.
+    fn interpret_step(&mut self, grace: bool) -> bool {
+        let frozen = self.game.as_ref().is_some_and(|m| m.frozen);
+        if frozen {
+            return self.check_restored();
+        }
+        let diff = self.current_diff();
+        if self
+            .game
+            .as_ref()
+            .is_some_and(|m| m.game.handicap_pending())
+        {
+            return self.read_free_handicap(&diff);
+        }
+        if diff.is_empty() {
+            if let Some(m) = self.game.as_mut() {
+                m.suspect_since = None;
+            }
+            return false;
+        }
+        if !diff.changed.is_empty() {
+            self.on_changed(&diff)
+        } else if diff.added.len() == 1 {
+            let (x, s) = diff.added[0];
+            self.on_new_stone(x, s, &diff)
+        } else if diff.added.len() > 1 {
+            self.on_burst(&diff)
+        } else {
+            self.on_removals(&diff, grace)
+        }
+    }
+
+    /// Free handicap (CN2002 2.2 with the handicap rules): once exactly the agreed number of
+    /// black stones and nothing else stand on the board, they are the handicap.
+    fn read_free_handicap(&mut self, diff: &Diff) -> bool {
+        let Some(m) = self.game.as_mut() else {
+            return false;
+        };
+        let wanted = usize::from(m.game.setup().handicap);
+        let black: Vec<goban_rules::Point> = diff
+            .added
+            .iter()
+            .filter(|a| a.1 == goban_rules::Color::Black)
+            .map(|a| go::point(a.0))
+            .collect();
+        let clean =
+            diff.removed.is_empty() && diff.changed.is_empty() && black.len() == diff.added.len();
+        if !clean || black.len() != wanted || m.game.place_free_handicap(&black).is_err() {
+            return false;
+        }
+        self.emit(EventKind::StateChanged);
+        true
+    }
+
+    /// Unfrozen once every stone of the game is back where it was; a new stone placed
+    /// meanwhile is read as usual (`true`: read the board again).
+    fn check_restored(&mut self) -> bool {
+        let game = self.game_readings();
+        let restored = game.iter().zip(&self.physical).all(|(g, p)| {
+            g == p || *p == Reading::Unknown || (*g == Reading::Empty && p.color().is_some())
+        });
+        let Some(m) = self.game.as_mut() else {
+            return false;
+        };
+        if restored {
+            m.frozen = false;
+            m.known.clear();
+            m.suspect_since = None;
+        }
+        restored
+    }
+
+    fn update_unknown_points(&mut self) {
+        let unknown: Vec<String> = (0..self.physical.len())
+            .filter(|&i| self.physical[i] == Reading::Unknown)
+            .map(|i| go::name(i, self.size))
+            .collect();
+        if unknown != self.device.unknown_points {
+            self.device.unknown_points = unknown;
+            self.emit_device();
+        }
+    }
+}

@@ -1,0 +1,155 @@
+//! Stones missing from the board without a new stone: a lift that comes back, a withdrawn move, a wrong capture, a displaced stone, a knocked board.
+
+use super::Diff;
+use crate::go;
+use crate::infraction::InfractionKind;
+use crate::input::Reading;
+use crate::referee::Referee;
+
+impl Referee {
+    /// Only removals: wait for the grace time (a lifted stone may come back), then decide.
+    pub(super) fn on_removals(&mut self, diff: &Diff, grace: bool) -> bool {
+        if diff.removed.len() >= self.config.disturbed_stones {
+            self.on_disturbed(diff);
+            return false;
+        }
+        if self.absorb_illegal_captures(diff) {
+            return false;
+        }
+        let now = self.now;
+        let Some(m) = self.game.as_mut() else {
+            return false;
+        };
+        if !grace {
+            m.suspect_since.get_or_insert(now);
+            return false;
+        }
+        m.suspect_since = None;
+        let withdrawn = m
+            .last_stone()
+            .filter(|&(c, r)| m.provisional && diff.removed.contains(&(r, c)));
+        if let Some((_, r)) = withdrawn {
+            // The stone was picked up again before the press: the move is withdrawn.
+            self.withdraw_last_move(r);
+            return true;
+        }
+        self.raise_removal(diff);
+        false
+    }
+
+    /// Stones still missing after the grace: a wrong capture by the last mover when they are
+    /// the opponent's beside the last stone (CN2002 18.1), else displaced stones (17.5).
+    fn raise_removal(&mut self, diff: &Diff) {
+        let (size, now) = (self.size, self.now);
+        let Some(m) = self.game.as_mut() else { return };
+        let number = m.move_count();
+        let last_mover = m.game.moves().last().map(|l| l.color);
+        for &(r, _) in &diff.removed {
+            m.known.insert(r, Reading::Empty);
+        }
+        let points: Vec<usize> = diff.removed.iter().map(|r| r.0).collect();
+        let names = points
+            .iter()
+            .map(|&p| go::name(p, size))
+            .collect::<Vec<_>>()
+            .join(" ");
+        let at = points
+            .iter()
+            .map(|&p| self.changed_at[p])
+            .max()
+            .unwrap_or(now);
+        let beside_last = |r: usize| {
+            m.last_stone().is_some_and(|(_, x)| {
+                m.game
+                    .board()
+                    .chain(go::point(r))
+                    .iter()
+                    .any(|q| go::adjacent(q.index(), x, size))
+            })
+        };
+        let wrong = diff
+            .removed
+            .iter()
+            .all(|&(r, c)| Some(c.opponent()) == last_mover && beside_last(r));
+        match last_mover {
+            Some(mover) if wrong => {
+                let what = format!(
+                    "{} stones with liberties taken off: {names}",
+                    mover.opponent()
+                );
+                self.raise(
+                    InfractionKind::WrongCapture,
+                    mover,
+                    number,
+                    points,
+                    vec![(at, what)],
+                );
+            }
+            _ => {
+                let what = format!("stones vanished without a capture: {names}");
+                let owner = diff.removed[0].1;
+                self.raise(
+                    InfractionKind::DisplacedStones,
+                    owner,
+                    number,
+                    points,
+                    vec![(at, what)],
+                );
+            }
+        }
+    }
+
+    /// Stones the advised forbidden or ko stone would have taken off belong to that one act.
+    fn absorb_illegal_captures(&mut self, diff: &Diff) -> bool {
+        let size = self.size;
+        let Some(m) = self.game.as_mut() else {
+            return false;
+        };
+        let Some((x, v)) = m.illegal_stone else {
+            return false;
+        };
+        if m.known.get(&x) != Some(&go::reading_of(v)) {
+            m.illegal_stone = None;
+            return false;
+        }
+        let absorbed = diff
+            .removed
+            .iter()
+            .all(|&(r, c)| c == v.opponent() && go::adjacent(r, x, size));
+        if absorbed {
+            for &(r, _) in &diff.removed {
+                m.known.insert(r, Reading::Empty);
+            }
+        }
+        absorbed
+    }
+
+    /// Many stones moved or vanished at once (CN2002 17.6): freeze and publish the full restore list.
+    pub(crate) fn on_disturbed(&mut self, diff: &Diff) {
+        let Some(m) = self.game.as_mut() else { return };
+        m.frozen = true;
+        m.suspect_since = None;
+        let number = m.move_count();
+        let player = m.game.to_move();
+        let points = diff.points();
+        let at = points
+            .iter()
+            .map(|&p| self.changed_at[p])
+            .max()
+            .unwrap_or(self.now);
+        let evidence = vec![(
+            at,
+            format!(
+                "{} points changed at once; last good position kept",
+                points.len()
+            ),
+        )];
+        self.raise(
+            InfractionKind::BoardDisturbed,
+            player,
+            number,
+            points,
+            evidence,
+        );
+    }
+}

@@ -1,0 +1,262 @@
+//! A game's life: start, pause and resume, the clock's deadlines, the end (counting or a result), guidance upkeep.
+
+use goban_rules::{BoardSize, Game, GameResult, GameSetup as RulesSetup, HandicapPlacement};
+
+use crate::clock::ClockEvent;
+use crate::command::{DeviceCommand, Running};
+use crate::error::RefereeError;
+use crate::event::EventKind;
+use crate::go;
+use crate::guidance::Guidance;
+use crate::infraction::InfractionKind;
+use crate::input::{GameSetup, Reading};
+use crate::match_state::Match;
+use crate::referee::Referee;
+use crate::state::Phase;
+use crate::timekeeper::Timekeeper;
+
+impl Referee {
+    /// Starts a new game and its clock.
+    pub(crate) fn start_game(&mut self, setup: GameSetup) -> Result<(), RefereeError> {
+        let ruleset = setup.ruleset.unwrap_or(self.config.ruleset);
+        let mut rules = RulesSetup::new(self.size, ruleset);
+        let handicap = setup.handicap.unwrap_or(0);
+        if handicap >= 2 {
+            let placement = match setup.free_handicap {
+                Some(true) => HandicapPlacement::Free,
+                _ => HandicapPlacement::Fixed,
+            };
+            rules = rules.with_handicap(handicap, placement);
+        }
+        if let Some(komi) = setup.komi.or(self.config.komi) {
+            rules.komi = komi;
+        }
+        if let Some(ko) = setup.ko_rule {
+            rules.ko_rule = ko;
+        }
+        let game = Game::new(rules)?;
+        self.games_started += 1;
+        let id = setup
+            .game
+            .or_else(|| self.config.game.clone().filter(|_| self.games_started == 1))
+            .unwrap_or_else(|| format!("{}-{}", self.config.board, self.games_started));
+        let first = game.first_to_move();
+        let mut clock = Timekeeper::new(
+            setup.time_control.or(self.config.time_control),
+            self.config.venue,
+        );
+        clock.start(self.now, first);
+        let mut m = Match::new(game, clock, self.now, self.config.black_button);
+        m.id = id;
+        m.black = setup.black.unwrap_or_else(|| self.config.black.clone());
+        m.white = setup.white.unwrap_or_else(|| self.config.white.clone());
+        m.event = setup.event.or_else(|| self.config.event.clone());
+        m.colours_fixed = setup.colours_fixed.unwrap_or(true);
+        m.komi = rules.komi;
+        self.game = Some(m);
+        self.timeline.clear();
+        self.adopt_leftovers();
+        self.emit(EventKind::Phase {
+            phase: Phase::Playing,
+        });
+        self.emit_clock();
+        self.refresh_guidance();
+        self.emit(EventKind::StateChanged);
+        Ok(())
+    }
+
+    /// Stones already on the board at the start are guidance, not alerts.
+    pub(crate) fn adopt_leftovers(&mut self) {
+        let game = self.game_readings();
+        let Some(m) = self.game.as_mut() else { return };
+        for (i, (g, p)) in game.iter().zip(&self.physical).enumerate() {
+            if g != p && *p != Reading::Unknown {
+                m.known.insert(i, *p);
+            }
+        }
+    }
+
+    /// Play ended by two passes or DONE keys: the counting phase (CN2002 7, 8, 21).
+    pub(crate) fn enter_counting(&mut self) {
+        let now = self.now;
+        let Some(m) = self.game.as_mut() else { return };
+        m.phase = Phase::Counting;
+        m.pending_press = None;
+        m.claims.clear();
+        m.provisional = false;
+        m.clock.pause(now);
+        self.emit(EventKind::Phase {
+            phase: Phase::Counting,
+        });
+        self.update_counting();
+    }
+
+    /// The game has a final result.
+    pub(crate) fn finish_by(&mut self, result: GameResult) {
+        let now = self.now;
+        let Some(m) = self.game.as_mut() else { return };
+        if m.result.is_some() {
+            return;
+        }
+        let text = result.to_sgf();
+        m.result = Some(text.clone());
+        m.phase = Phase::Finished;
+        m.pending_press = None;
+        m.claims.clear();
+        m.clock.pause(now);
+        self.emit(EventKind::Result {
+            result: text,
+            is_final: true,
+        });
+        self.emit(EventKind::Phase {
+            phase: Phase::Finished,
+        });
+        self.emit(EventKind::StateChanged);
+    }
+
+    /// Stops the clocks (CN2002 14).
+    pub(crate) fn pause(&mut self) -> Result<(), RefereeError> {
+        let now = self.now;
+        let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+        if m.phase != Phase::Playing {
+            return Err(RefereeError::WrongPhase("pause needs a game in play"));
+        }
+        m.clock.pause(now);
+        m.resume_phase = m.phase;
+        m.phase = Phase::Paused;
+        self.emit(EventKind::Phase {
+            phase: Phase::Paused,
+        });
+        self.emit_clock();
+        Ok(())
+    }
+
+    /// Restarts the clock of the side to move.
+    pub(crate) fn resume(&mut self) -> Result<(), RefereeError> {
+        let now = self.now;
+        let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+        if m.phase != Phase::Paused {
+            return Err(RefereeError::WrongPhase("resume needs a paused game"));
+        }
+        m.clock.resume(now);
+        m.phase = m.resume_phase;
+        m.sealed = false;
+        let phase = m.phase;
+        self.emit(EventKind::Phase { phase });
+        self.emit_clock();
+        // The sealed move (or anything done during the pause) is read now (CN2002 14).
+        if phase == Phase::Playing && self.debouncer.poll_timeout().is_none() {
+            self.interpret(false);
+            self.process_claims(None);
+            self.refresh_guidance();
+            self.emit(EventKind::StateChanged);
+        }
+        Ok(())
+    }
+
+    /// The clock's deadline: count-out calls, periods, flag fall (CN2002 12.3, 12.4).
+    pub(crate) fn handle_clock_due(&mut self, at: crate::Timestamp) {
+        let Some(m) = self.game.as_mut() else { return };
+        let events = m.clock.handle_timeout(at);
+        for event in events {
+            self.on_clock_event(event);
+        }
+    }
+
+    fn on_clock_event(&mut self, event: ClockEvent) {
+        let who = event.side();
+        match event {
+            ClockEvent::Call { call, .. } => {
+                self.emit(EventKind::ClockCall {
+                    color: who,
+                    call: call.to_string(),
+                });
+                self.commands.push_back(DeviceCommand::Beep { count: 1 });
+            }
+            ClockEvent::OvertimeStarted { periods, .. } => {
+                self.emit(EventKind::ClockCall {
+                    color: who,
+                    call: format!("overtime, {periods} periods"),
+                });
+            }
+            ClockEvent::PeriodUsed { periods_left, .. } => {
+                // CN2002 12.3: "1 minute, N left".
+                self.emit(EventKind::ClockCall {
+                    color: who,
+                    call: format!("1 period used, {periods_left} left"),
+                });
+            }
+            ClockEvent::FlagFall { at, article, .. } => self.raise_forfeit(who, at, &article),
+        }
+        self.emit_clock();
+    }
+
+    /// A flag fell (CN2002 12.4, 22.5): one `flag_fall` event and one `time_forfeit` alert per
+    /// fall, whether the clock's deadline or a press after it found it first.
+    pub(crate) fn raise_forfeit(
+        &mut self,
+        who: goban_rules::Color,
+        at: crate::Timestamp,
+        article: &str,
+    ) {
+        let Some(m) = self.game.as_mut() else { return };
+        if !m.forfeits.insert((who, at)) {
+            return;
+        }
+        let number = m.move_count() + 1;
+        self.emit(EventKind::FlagFall { color: who });
+        let evidence = vec![(at, format!("{who}'s time ran out ({article})"))];
+        self.raise(
+            InfractionKind::TimeForfeit,
+            who,
+            number,
+            Vec::new(),
+            evidence,
+        );
+    }
+
+    /// Publishes the clock reading and the `$SHOW` command.
+    pub(crate) fn emit_clock(&mut self) {
+        let now = self.now;
+        let Some(m) = self.game.as_mut() else { return };
+        m.clock_published_at = now;
+        let (Some(clock), Some(show)) = (m.clock.reading(now), m.clock.show(now)) else {
+            return;
+        };
+        let running = match show.running {
+            Some(goban_rules::Color::Black) => Running::B,
+            Some(goban_rules::Color::White) => Running::W,
+            None => Running::None,
+        };
+        self.commands.push_back(DeviceCommand::Show {
+            black_ms: show.black_ms,
+            white_ms: show.white_ms,
+            black_periods: show.black_periods,
+            white_periods: show.white_periods,
+            running,
+        });
+        self.emit(EventKind::Clock { clock });
+    }
+
+    /// Recomputes the restore list; publishes it and the LEDs when it changed.
+    pub(crate) fn refresh_guidance(&mut self) {
+        let game = self.game_readings();
+        let size: BoardSize = self.size;
+        let guidance = match &self.game {
+            Some(m) if m.phase == Phase::Playing || m.phase == Phase::Paused => {
+                let mut g = Guidance::between(&game, &self.physical, |i| go::name(i, size));
+                // Captured stones still to take off after the move are part of the list too.
+                g.leds.sort_unstable();
+                g
+            }
+            _ => Guidance::default(),
+        };
+        if guidance != self.guidance {
+            self.guidance = guidance.clone();
+            self.commands.push_back(DeviceCommand::Led {
+                points: guidance.leds.clone(),
+            });
+            self.emit(EventKind::Guidance { guidance });
+        }
+    }
+}

@@ -1,0 +1,196 @@
+//! Everything the referee knows about the game in progress: the rules game, the move records, open ambiguities, alerts.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use goban_rules::{Color, Game, Ruleset};
+
+use crate::Timestamp;
+use crate::infraction::Infraction;
+use crate::input::{Button, Reading};
+use crate::state::{MoveRecord, PerColor, Phase};
+use crate::timekeeper::{Switched, Timekeeper};
+
+/// A clock press waiting for interpretation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Claim {
+    /// The colour whose button was pressed (after the button mapping).
+    pub(crate) color: Color,
+    /// When.
+    pub(crate) at: Timestamp,
+    /// Whether it switched the clock (pressed by the side whose turn the clock showed).
+    pub(crate) switched: bool,
+    /// The presser's time left at the press (SGF `BL`/`WL`).
+    pub(crate) time_left: Option<u64>,
+    /// The presser's byo-yomi periods (or Canadian moves) left at the press.
+    pub(crate) periods_left: Option<u32>,
+}
+
+impl Claim {
+    /// A press by `color` at `at`, with what it did to the clock.
+    pub(crate) fn new(color: Color, at: Timestamp, switched: bool, outcome: Switched) -> Self {
+        let (time_left, periods_left) = match outcome {
+            Switched::Charged { left_ms, periods } => (Some(left_ms), Some(periods)),
+            _ => (None, None),
+        };
+        Self {
+            color,
+            at,
+            switched,
+            time_left,
+            periods_left,
+        }
+    }
+}
+
+/// The game in progress.
+#[derive(Clone, Debug)]
+pub(crate) struct Match {
+    pub(crate) id: String,
+    pub(crate) black: String,
+    pub(crate) white: String,
+    pub(crate) event: Option<String>,
+    /// When the arbiter started the game.
+    pub(crate) started_at: Timestamp,
+    pub(crate) colours_fixed: bool,
+    pub(crate) ruleset: Ruleset,
+    pub(crate) komi: f64,
+    pub(crate) game: Game,
+    pub(crate) moves: Vec<MoveRecord>,
+    /// The last move is shown but not completed by a press yet.
+    pub(crate) provisional: bool,
+    /// When the last move's stone arrived (its final reading).
+    pub(crate) placed_at: Timestamp,
+    /// The press behind the last move, when that move is a pass announced at the pass deadline.
+    pub(crate) deadline_pass: Option<Claim>,
+    /// A press with no new stone: a pass or a premature press (digest).
+    pub(crate) pending_press: Option<Claim>,
+    /// Presses that arrived while the board was not quiet.
+    pub(crate) claims: Vec<Claim>,
+    /// The side whose button the physical clock takes now.
+    pub(crate) press_turn: Color,
+    /// A forbidden or ko stone was advised, not voided: if the opponent plays next, it counts as a pass.
+    pub(crate) void_pending: Option<Color>,
+    /// The last move's captured stones not yet seen off the board.
+    pub(crate) pending_caps: Vec<(usize, Color)>,
+    /// The advised forbidden or ko stone still standing, with its colour.
+    pub(crate) illegal_stone: Option<(usize, Color)>,
+    /// Physical deviations already alerted on or ruled: no second alert for one act.
+    pub(crate) known: BTreeMap<usize, Reading>,
+    /// Since when an unexplained removal has been seen (grace before an alert).
+    pub(crate) suspect_since: Option<Timestamp>,
+    /// The board was disturbed: no interpretation until it shows the game position again (CN2002 17.6).
+    pub(crate) frozen: bool,
+    pub(crate) infractions: Vec<Infraction>,
+    pub(crate) warnings: PerColor,
+    pub(crate) phase: Phase,
+    /// The phase to return to after a pause.
+    pub(crate) resume_phase: Phase,
+    pub(crate) sealed: bool,
+    pub(crate) result: Option<String>,
+    pub(crate) proposed: Option<String>,
+    pub(crate) clock: Timekeeper,
+    pub(crate) black_button: Button,
+    /// Arbiter marks of dead (true) or alive (false) stones, by point (CN2002 8, 21.4).
+    pub(crate) marks: BTreeMap<usize, bool>,
+    /// DONE keys pressed, by colour.
+    pub(crate) done: BTreeSet<Color>,
+    pub(crate) wrong_colour_raised: bool,
+    pub(crate) next_alert: u32,
+    /// Voided moves: number and the original move, for restoring.
+    pub(crate) voided: BTreeMap<u32, (Color, goban_rules::Move)>,
+    /// Flag falls already alerted on, by side and instant: one flag fall, one `time_forfeit`.
+    pub(crate) forfeits: BTreeSet<(Color, Timestamp)>,
+    /// When the last `clock` event went out (the tick counts from there).
+    pub(crate) clock_published_at: Timestamp,
+}
+
+impl Match {
+    /// A game just started at `now`, `game` fresh from the rules core; names and ids are set by the caller.
+    pub(crate) fn new(game: Game, clock: Timekeeper, now: Timestamp, black_button: Button) -> Self {
+        let first = game.first_to_move();
+        Self {
+            id: String::new(),
+            black: String::new(),
+            white: String::new(),
+            event: None,
+            started_at: now,
+            colours_fixed: true,
+            ruleset: game.setup().ruleset,
+            komi: game.setup().komi,
+            game,
+            moves: Vec::new(),
+            provisional: false,
+            placed_at: now,
+            deadline_pass: None,
+            pending_press: None,
+            claims: Vec::new(),
+            press_turn: first,
+            void_pending: None,
+            illegal_stone: None,
+            pending_caps: Vec::new(),
+            known: BTreeMap::new(),
+            suspect_since: None,
+            frozen: false,
+            infractions: Vec::new(),
+            warnings: PerColor::default(),
+            phase: Phase::Playing,
+            resume_phase: Phase::Playing,
+            sealed: false,
+            result: None,
+            proposed: None,
+            clock,
+            black_button,
+            marks: BTreeMap::new(),
+            done: BTreeSet::new(),
+            wrong_colour_raised: false,
+            next_alert: 0,
+            voided: BTreeMap::new(),
+            forfeits: BTreeSet::new(),
+            clock_published_at: now,
+        }
+    }
+
+    /// The colour of a button under the current mapping.
+    pub(crate) fn color_of(&self, button: Button) -> Color {
+        if button == self.black_button {
+            Color::Black
+        } else {
+            Color::White
+        }
+    }
+
+    /// The button of a colour.
+    pub(crate) fn button_of(&self, color: Color) -> Button {
+        if color == Color::Black {
+            self.black_button
+        } else {
+            self.black_button.other()
+        }
+    }
+
+    /// Number of moves recorded.
+    pub(crate) fn move_count(&self) -> u32 {
+        // Invariant: games have far fewer than 4 billion moves.
+        u32::try_from(self.game.move_number()).unwrap_or(u32::MAX)
+    }
+
+    /// The last move's colour and point index, if it was a stone.
+    pub(crate) fn last_stone(&self) -> Option<(Color, usize)> {
+        let last = self.game.moves().last()?;
+        last.mv.point().map(|p| (last.color, p.index()))
+    }
+
+    /// The stones the last move captured, with their colour.
+    pub(crate) fn last_captures(&self) -> Vec<(usize, Color)> {
+        self.game
+            .moves()
+            .last()
+            .map(|m| {
+                m.captured
+                    .iter()
+                    .map(|p| (p.index(), m.color.opponent()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}

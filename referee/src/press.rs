@@ -1,0 +1,221 @@
+//! Clock presses and keys: a press is a claim that a move is complete, judged against the order of steady readings (CN2002 17.3, 17.4, 22.6).
+
+use goban_rules::{Color, Move};
+
+use crate::RefereeError;
+use crate::event::EventKind;
+use crate::go;
+use crate::infraction::InfractionKind;
+use crate::input::{Button, ClockKey};
+use crate::match_state::Claim;
+use crate::referee::Referee;
+use crate::state::Phase;
+use crate::timekeeper::Switched;
+
+impl Referee {
+    /// A player pressed a clock button: switch the clock now, judge the claim once the board is quiet.
+    pub(crate) fn handle_press(&mut self, button: Button) {
+        let now = self.now;
+        let Some(m) = self.game.as_mut() else { return };
+        if m.phase != Phase::Playing || m.sealed {
+            return;
+        }
+        let color = m.color_of(button);
+        let switched = m.press_turn == color;
+        let mut outcome = Switched::NoClock;
+        if switched {
+            m.press_turn = color.opponent();
+            outcome = m.clock.switch(now, color);
+        }
+        m.claims.push(Claim::new(color, now, switched, outcome));
+        self.timeline.record_press(now, color, button);
+        if let Switched::FlagFallen { side, at } = outcome {
+            // The press came after the flag fell: nothing was charged; the fall is the alert (CN2002 12.4, 22.5).
+            self.raise_forfeit(side, at, "CN2002 12.4, 22.5");
+        }
+        if switched {
+            self.emit_clock();
+        }
+        if self.debouncer.poll_timeout().is_none() {
+            self.process_claims(None);
+            self.refresh_guidance();
+            self.emit(EventKind::StateChanged);
+        }
+    }
+
+    /// Judges the presses that came before `before` (all of them when `None`).
+    pub(crate) fn process_claims(&mut self, before: Option<crate::Timestamp>) {
+        loop {
+            let Some(m) = self.game.as_mut() else { return };
+            let Some(first) = m.claims.first().copied() else {
+                return;
+            };
+            if before.is_some_and(|b| first.at >= b) || m.phase != Phase::Playing {
+                if m.phase != Phase::Playing {
+                    m.claims.clear();
+                }
+                return;
+            }
+            m.claims.remove(0);
+            self.process_claim(first);
+        }
+    }
+
+    fn process_claim(&mut self, claim: Claim) {
+        let Some(m) = self.game.as_mut() else { return };
+        let last = m.game.moves().last().map(|l| (l.color, l.mv));
+        if !claim.switched {
+            let s = claim.color.opponent();
+            if m.provisional
+                && last.is_some_and(|(c, mv)| c == s && mv != Move::Pass)
+                && m.press_turn == s
+            {
+                self.on_wrong_colour(claim, s);
+            }
+            return;
+        }
+        if m.provisional && last.is_some_and(|(c, _)| c == claim.color) {
+            self.complete_last_move(claim);
+            return;
+        }
+        if m.provisional && last.is_some_and(|(c, _)| c == claim.color.opponent()) {
+            // The clock still ran for the presser, yet the opponent has placed a stone since:
+            // a late press completing the presser's own earlier move, not a bare press.
+            return;
+        }
+        if m.void_pending == Some(claim.color) {
+            // The press belongs to the advised forbidden or ko stone: one act, one alert.
+            return;
+        }
+        if let Some(previous) = m.pending_press.take() {
+            // The opponent answered a bare press with a bare press: the first one was a pass.
+            self.record_pass(previous.color, previous, false);
+        }
+        if let Some(m) = self.game.as_mut() {
+            m.pending_press = Some(claim);
+        }
+    }
+
+    /// The press completes the last move: its captures must already be off (CN2002 22.6).
+    fn complete_last_move(&mut self, claim: Claim) {
+        self.set_last_time(&claim);
+        let Some(m) = self.game.as_mut() else { return };
+        m.provisional = false;
+        let number = m.move_count();
+        let placed_at = m.placed_at;
+        let is_pass = m.game.moves().last().is_some_and(|l| l.mv == Move::Pass);
+        let missed: Vec<(usize, Color)> = m
+            .last_captures()
+            .into_iter()
+            .filter(|&(p, c)| {
+                self.physical[p] == go::reading_of(c) || self.changed_at[p] > claim.at
+            })
+            .collect();
+        let c = claim.color;
+        if !missed.is_empty() {
+            for &(p, _) in &missed {
+                m.known.insert(p, self.physical[p]);
+            }
+            m.pending_caps.clear();
+            let points: Vec<usize> = missed.iter().map(|x| x.0).collect();
+            let names: Vec<String> = points.iter().map(|&p| go::name(p, self.size)).collect();
+            let evidence = vec![(
+                claim.at,
+                format!(
+                    "{c} pressed with captured stones still on {}",
+                    names.join(" ")
+                ),
+            )];
+            // One act, one alert: not also a premature press (digest).
+            self.raise(InfractionKind::MissedCapture, c, number, points, evidence);
+        } else if !is_pass && placed_at >= claim.at {
+            let evidence = vec![
+                (claim.at, format!("{c} pressed the clock")),
+                (
+                    placed_at,
+                    format!("{c} stone read at the same moment or later"),
+                ),
+            ];
+            self.raise(
+                InfractionKind::PrematurePress,
+                c,
+                number,
+                Vec::new(),
+                evidence,
+            );
+        }
+    }
+
+    /// A stone of `s` completed by the other colour's button: the players hold each other's colours (CN2002 17.1).
+    fn on_wrong_colour(&mut self, claim: Claim, s: Color) {
+        let Some(m) = self.game.as_mut() else { return };
+        m.black_button = m.black_button.other();
+        m.press_turn = s.opponent();
+        let outcome = m.clock.switch(claim.at, s);
+        let raise = m.colours_fixed && !m.wrong_colour_raised;
+        m.wrong_colour_raised = true;
+        let number = m.move_count();
+        let button = m.button_of(s);
+        self.complete_last_move(Claim::new(s, claim.at, true, outcome));
+        if let Switched::FlagFallen { side, at } = outcome {
+            self.raise_forfeit(side, at, "CN2002 12.4, 22.5");
+        }
+        self.emit_clock();
+        if raise {
+            let evidence = vec![(
+                claim.at,
+                format!("{s} stone completed by a press on button {button:?}"),
+            )];
+            self.raise(InfractionKind::WrongColour, s, number, Vec::new(), evidence);
+        }
+    }
+
+    /// Nothing answered a bare press before the deadline: it was a pass (CN2002 2.5).
+    pub(crate) fn handle_pass_due(&mut self) {
+        let Some(m) = self.game.as_mut() else { return };
+        let Some(press) = m.pending_press.take() else {
+            return;
+        };
+        self.record_pass(press.color, press, true);
+        self.refresh_guidance();
+        self.emit(EventKind::StateChanged);
+    }
+
+    /// A clock key.
+    pub(crate) fn handle_key(&mut self, key: ClockKey) -> Result<(), RefereeError> {
+        let Some(m) = self.game.as_mut() else {
+            return Err(RefereeError::NoGame);
+        };
+        match key {
+            ClockKey::Pause => self.pause(),
+            ClockKey::Resume => self.resume(),
+            ClockKey::ResignL | ClockKey::ResignR => {
+                let button = if key == ClockKey::ResignL {
+                    Button::L
+                } else {
+                    Button::R
+                };
+                let color = m.color_of(button);
+                self.finish_by(goban_rules::GameResult::Win {
+                    winner: color.opponent(),
+                    by: goban_rules::WinBy::Resignation,
+                });
+                Ok(())
+            }
+            ClockKey::DoneL | ClockKey::DoneR => {
+                let button = if key == ClockKey::DoneL {
+                    Button::L
+                } else {
+                    Button::R
+                };
+                let color = m.color_of(button);
+                m.done.insert(color);
+                if m.done.len() == 2 && m.phase == Phase::Playing {
+                    // Both declared the game finished (CN2002 7.1).
+                    self.enter_counting();
+                }
+                Ok(())
+            }
+        }
+    }
+}

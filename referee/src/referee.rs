@@ -1,0 +1,263 @@
+//! The sans-IO referee: `handle` inputs with their time, `poll_*` events, device commands and the next deadline.
+
+use std::collections::VecDeque;
+
+use goban_rules::BoardSize;
+
+use crate::command::DeviceCommand;
+use crate::config::RefereeConfig;
+use crate::debounce::{Debouncer, Feed};
+use crate::error::RefereeError;
+use crate::event::{Event, EventKind};
+use crate::input::{Device, Input, Reading};
+use crate::match_state::Match;
+use crate::state::{Link, Phase, SCHEMA_VERSION};
+use crate::timeline::Timeline;
+use crate::{Timestamp, guidance::Guidance, state::DeviceState};
+
+/// The referee of one board: a deterministic state machine (referee-notes.md).
+#[derive(Clone, Debug)]
+pub struct Referee {
+    pub(crate) config: RefereeConfig,
+    pub(crate) size: BoardSize,
+    pub(crate) seq: u64,
+    pub(crate) events: VecDeque<Event>,
+    pub(crate) commands: VecDeque<DeviceCommand>,
+    pub(crate) debouncer: Debouncer,
+    /// The last quiet physical position.
+    pub(crate) physical: Vec<Reading>,
+    /// When each point of `physical` last changed.
+    pub(crate) changed_at: Vec<Timestamp>,
+    pub(crate) device: DeviceState,
+    pub(crate) game: Option<Match>,
+    pub(crate) games_started: u32,
+    /// The time of the input (or deadline) being handled.
+    pub(crate) now: Timestamp,
+    pub(crate) guidance: Guidance,
+    /// Recent steady readings and presses, for alerts' evidence.
+    pub(crate) timeline: Timeline,
+}
+
+/// Which internal deadline is due next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Due {
+    Settle,
+    Clock,
+    Tick,
+    Grace,
+    Pass,
+}
+
+impl Referee {
+    /// A referee for one board.
+    ///
+    /// # Errors
+    /// [`RefereeError::BadSize`] for sizes outside 2..=25.
+    pub fn new(config: RefereeConfig) -> Result<Self, RefereeError> {
+        let size = BoardSize::new(config.size).map_err(|_| RefereeError::BadSize(config.size))?;
+        let points = size.points();
+        Ok(Self {
+            seq: config.first_seq,
+            debouncer: Debouncer::new(points, config.settle_ms),
+            physical: vec![Reading::Unknown; points],
+            changed_at: vec![Timestamp(0); points],
+            size,
+            config,
+            events: VecDeque::new(),
+            commands: VecDeque::new(),
+            device: DeviceState::default(),
+            game: None,
+            games_started: 0,
+            now: Timestamp(0),
+            guidance: Guidance::default(),
+            timeline: Timeline::default(),
+        })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &RefereeConfig {
+        &self.config
+    }
+
+    /// Handles one input received at `now`. Inputs must come in time order;
+    /// deadlines that passed before `now` are handled first, at their own time.
+    ///
+    /// # Errors
+    /// The input was refused; nothing changed apart from deadlines that fell due.
+    pub fn handle(&mut self, now: Timestamp, input: Input) -> Result<(), RefereeError> {
+        self.advance(now);
+        self.now = now.max(self.now);
+        let result = self.dispatch(input);
+        self.advance(now);
+        result
+    }
+
+    fn dispatch(&mut self, input: Input) -> Result<(), RefereeError> {
+        match input {
+            Input::BoardSnapshot { points } => self.handle_snapshot(&points),
+            Input::BoardDiff { changes } => match self.debouncer.handle_diff(self.now, &changes) {
+                Feed::Accepted => Ok(()),
+                Feed::Rejected => {
+                    self.device.rejected_frames += 1;
+                    Err(RefereeError::BadDiff)
+                }
+            },
+            Input::BoardGap => {
+                self.debouncer.handle_gap();
+                self.device.gaps += 1;
+                self.commands.push_back(DeviceCommand::SnapRequest);
+                self.emit_device();
+                Ok(())
+            }
+            Input::ClockGap => {
+                self.device.gaps += 1;
+                self.emit_device();
+                Ok(())
+            }
+            Input::ClockPress { button } => {
+                self.handle_press(button);
+                Ok(())
+            }
+            Input::ClockKey { key } => self.handle_key(key),
+            Input::DeviceConnected { device } => {
+                self.set_link(device, Link::Connected);
+                Ok(())
+            }
+            Input::DeviceDisconnected { device } => {
+                self.set_link(device, Link::Disconnected);
+                Ok(())
+            }
+            Input::Timeout => Ok(()),
+            Input::Arbiter(command) => self.handle_arbiter(command),
+        }
+    }
+
+    fn handle_snapshot(&mut self, points: &str) -> Result<(), RefereeError> {
+        let readings: Vec<Reading> = points.chars().filter_map(Reading::from_char).collect();
+        let expected = self.size.points();
+        if readings.len() != expected || points.chars().count() != expected {
+            self.device.rejected_frames += 1;
+            return Err(RefereeError::BadSnapshot {
+                got: readings.len(),
+                expected,
+            });
+        }
+        let _ = self.debouncer.handle_snapshot(self.now, &readings);
+        Ok(())
+    }
+
+    fn set_link(&mut self, device: Device, link: Link) {
+        let slot = match device {
+            Device::Board => &mut self.device.board,
+            Device::Clock => &mut self.device.clock,
+        };
+        if *slot != link {
+            *slot = link;
+            match (device, link) {
+                (Device::Board, Link::Connected) => {
+                    self.commands.push_back(DeviceCommand::SnapRequest)
+                }
+                // Frames may be lost while the board is away: trust nothing until a snapshot.
+                (Device::Board, Link::Disconnected) => self.debouncer.handle_gap(),
+                _ => {}
+            }
+            self.emit_device();
+        }
+    }
+
+    /// Handles every internal deadline up to `now`, each at its own instant.
+    fn advance(&mut self, now: Timestamp) {
+        // Each step clears or moves its deadline; the bound only guards against a logic slip.
+        for _ in 0..10_000 {
+            let Some((at, due)) = self.next_due() else {
+                return;
+            };
+            if at > now {
+                return;
+            }
+            self.now = at.max(self.now);
+            match due {
+                Due::Settle => {
+                    if let Some(quiet) = self.debouncer.poll_quiet(at) {
+                        self.handle_quiet(quiet);
+                    }
+                }
+                Due::Clock => self.handle_clock_due(at),
+                // A reading for MQTT `clock` and the `$SHOW` display while the clock runs (api.md).
+                Due::Tick => self.emit_clock(),
+                Due::Grace => self.handle_grace_due(),
+                Due::Pass => self.handle_pass_due(),
+            }
+        }
+    }
+
+    fn next_due(&self) -> Option<(Timestamp, Due)> {
+        let mut all = vec![];
+        if let Some(t) = self
+            .debouncer
+            .poll_timeout()
+            .filter(|_| self.debouncer.is_synced())
+        {
+            all.push((t, Due::Settle));
+        }
+        if let Some(m) = &self.game {
+            if let Some(t) = m.clock.poll_timeout() {
+                all.push((t, Due::Clock));
+            }
+            if self.config.clock_tick_ms > 0 && m.phase == Phase::Playing && m.clock.is_running() {
+                all.push((
+                    m.clock_published_at.plus_ms(self.config.clock_tick_ms),
+                    Due::Tick,
+                ));
+            }
+            if let Some(t) = m.suspect_since {
+                all.push((t.plus_ms(self.config.grace_ms), Due::Grace));
+            }
+            if let Some(p) = m.pending_press {
+                all.push((p.at.plus_ms(self.config.pass_decision_ms), Due::Pass));
+            }
+        }
+        all.into_iter().min()
+    }
+
+    /// The next instant at which the referee has something to do; deliver `Input::Timeout` then.
+    pub fn poll_timeout(&self) -> Option<Timestamp> {
+        self.next_due().map(|(t, _)| t)
+    }
+
+    /// The next event, oldest first.
+    pub fn poll_event(&mut self) -> Option<Event> {
+        self.events.pop_front()
+    }
+
+    /// The next command for a device.
+    pub fn poll_device_command(&mut self) -> Option<DeviceCommand> {
+        self.commands.pop_front()
+    }
+
+    /// The last `seq` given out.
+    pub fn seq(&self) -> u64 {
+        self.seq.saturating_sub(1)
+    }
+
+    /// Queues an event with the next `seq`.
+    pub(crate) fn emit(&mut self, kind: EventKind) {
+        let event = Event {
+            v: SCHEMA_VERSION,
+            seq: self.seq,
+            board: self.config.board.clone(),
+            game: self.game.as_ref().map(|m| m.id.clone()),
+            at: self.now.to_rfc3339(),
+            kind,
+        };
+        self.seq += 1;
+        self.events.push_back(event);
+    }
+
+    pub(crate) fn emit_device(&mut self) {
+        self.emit(EventKind::Device {
+            device: self.device.clone(),
+        });
+        self.emit(EventKind::StateChanged);
+    }
+}

@@ -1,0 +1,78 @@
+//! Builds the published board state (api.md "Board state") from the referee's internals.
+
+use goban_rules::Color;
+
+use crate::go;
+use crate::match_state::Match;
+use crate::referee::Referee;
+use crate::state::{BoardState, PerColor, Phase, SCHEMA_VERSION};
+
+impl Referee {
+    /// The board's full state, as GET /boards/{board} and MQTT `state` publish it.
+    pub fn state(&self) -> BoardState {
+        let physical = go::position_string(&self.physical);
+        let position = go::position_string(&self.game_readings());
+        let mut state = BoardState {
+            v: SCHEMA_VERSION,
+            seq: self.seq(),
+            board: self.config.board.clone(),
+            game: None,
+            size: self.size.lines(),
+            ruleset: self.config.ruleset,
+            komi: self
+                .config
+                .komi
+                .unwrap_or_else(|| self.config.ruleset.default_komi()),
+            position,
+            move_number: 0,
+            to_move: Color::Black,
+            moves: Vec::new(),
+            captures: PerColor::default(),
+            clock: None,
+            infractions: Vec::new(),
+            warnings: PerColor::default(),
+            device: self.device.clone(),
+            phase: Phase::Setup,
+            result: None,
+            proposed_result: None,
+            dead_stones: Vec::new(),
+            physical,
+            guidance: self.guidance.clone(),
+            black: self.config.black.clone(),
+            white: self.config.white.clone(),
+        };
+        if let Some(m) = &self.game {
+            self.fill_game(&mut state, m);
+        }
+        state
+    }
+
+    /// The game's part of the state.
+    fn fill_game(&self, state: &mut BoardState, m: &Match) {
+        state.game = Some(m.id.clone());
+        state.ruleset = m.ruleset;
+        state.komi = m.komi;
+        state.move_number = m.move_count();
+        state.to_move = m.game.to_move();
+        state.moves.clone_from(&m.moves);
+        state.captures = PerColor {
+            black: m.game.captures(Color::Black),
+            white: m.game.captures(Color::White),
+        };
+        state.clock = m.clock.reading(self.now);
+        state.infractions.clone_from(&m.infractions);
+        state.warnings = m.warnings;
+        state.phase = m.phase;
+        state.result.clone_from(&m.result);
+        state.proposed_result.clone_from(&m.proposed);
+        if m.phase == Phase::Counting {
+            state.dead_stones = self
+                .dead_points()
+                .into_iter()
+                .map(|i| go::name(i, self.size))
+                .collect();
+        }
+        state.black.clone_from(&m.black);
+        state.white.clone_from(&m.white);
+    }
+}

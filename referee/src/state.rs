@@ -1,0 +1,150 @@
+//! The board-state snapshot, field for field the JSON of api.md ("Board state"), plus guidance.
+
+use goban_rules::{Color, Ruleset};
+use serde::{Deserialize, Serialize};
+
+use crate::clock::ClockReading;
+use crate::guidance::Guidance;
+use crate::infraction::Infraction;
+
+/// api.md schema version.
+pub const SCHEMA_VERSION: u8 = 1;
+
+/// The game's phase (api.md `phase`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Phase {
+    /// No game started: the board only shows its sensors.
+    Setup,
+    /// Play.
+    Playing,
+    /// Clocks stopped by the arbiter or a sealed move (CN2002 14).
+    Paused,
+    /// The game ended by agreement or two passes; dead stones are being settled (CN2002 8, 21).
+    Counting,
+    /// The result is final.
+    Finished,
+}
+
+/// One recorded move (api.md `moves[]`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// 1-based move number (handicap stones excluded).
+    pub number: u32,
+    /// Who moved.
+    pub color: Color,
+    /// "D4" or "pass".
+    pub point: String,
+    /// When the stone (or the pass) was seen, RFC 3339.
+    pub at: String,
+    /// The mover's time left after the move, when a clock runs.
+    pub time_left_ms: Option<u64>,
+    /// The mover's byo-yomi periods (or Canadian moves) left, when a clock runs.
+    pub periods_left: Option<u32>,
+}
+
+/// A per-colour count.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PerColor {
+    /// Black's.
+    pub black: u32,
+    /// White's.
+    pub white: u32,
+}
+
+impl PerColor {
+    /// The count of `color`.
+    pub fn of(&self, color: Color) -> u32 {
+        match color {
+            Color::Black => self.black,
+            Color::White => self.white,
+        }
+    }
+
+    /// Mutable count of `color`.
+    pub fn of_mut(&mut self, color: Color) -> &mut u32 {
+        match color {
+            Color::Black => &mut self.black,
+            Color::White => &mut self.white,
+        }
+    }
+}
+
+/// Connection of one device.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Link {
+    /// Answering.
+    Connected,
+    /// Silent or gone.
+    #[default]
+    Disconnected,
+}
+
+/// Device health (api.md `device`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DeviceState {
+    /// The sensor board.
+    pub board: Link,
+    /// The clock.
+    pub clock: Link,
+    /// Points whose sensors read `?` now ("D4" notation); no game decision is taken on them.
+    pub unknown_points: Vec<String>,
+    /// Frames rejected (wrong length, diffs while waiting for a snapshot).
+    pub rejected_frames: u64,
+    /// Sequence gaps seen (board and clock).
+    pub gaps: u64,
+}
+
+/// The published state of one board (api.md "Board state").
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BoardState {
+    /// Schema version (1).
+    pub v: u8,
+    /// Output counter of this board.
+    pub seq: u64,
+    /// Board id.
+    pub board: String,
+    /// Game id, once a game started.
+    pub game: Option<String>,
+    /// Board size.
+    pub size: u8,
+    /// Ruleset.
+    pub ruleset: Ruleset,
+    /// Komi in points.
+    pub komi: f64,
+    /// The game position, size*size chars in wire index order.
+    pub position: String,
+    /// Moves played so far (passes included).
+    pub move_number: u32,
+    /// The side to move.
+    pub to_move: Color,
+    /// Every move with its time.
+    pub moves: Vec<MoveRecord>,
+    /// Stones captured by each side.
+    pub captures: PerColor,
+    /// The clock, when a time control runs.
+    pub clock: Option<ClockReading>,
+    /// Every alert of the game.
+    pub infractions: Vec<Infraction>,
+    /// Warnings given (CN2002 24).
+    pub warnings: PerColor,
+    /// Device health.
+    pub device: DeviceState,
+    /// Phase.
+    pub phase: Phase,
+    /// Final result in SGF `RE` form, or null.
+    pub result: Option<String>,
+    /// The counted score proposed during counting, before the arbiter confirms it.
+    pub proposed_result: Option<String>,
+    /// Points the arbiter or the players marked dead (counting phase).
+    pub dead_stones: Vec<String>,
+    /// The physical position after debouncing (same encoding as `position`).
+    pub physical: String,
+    /// What to change on the board to restore the game position (the LED list).
+    pub guidance: Guidance,
+    /// Players.
+    pub black: String,
+    /// Players.
+    pub white: String,
+}

@@ -1,0 +1,93 @@
+//! Evidence timelines: each alert lists the steady readings and presses that led to it (point, colour, time), bounded to 16 entries.
+
+mod common;
+
+use common::table::Table;
+use goban_referee::InfractionKind;
+use goban_rules::Color;
+
+const B: Color = Color::Black;
+const W: Color = Color::White;
+
+#[test]
+fn a_missed_capture_lists_the_stones_and_presses_before_it() {
+    // CN2002 18.2, 22.6: Black presses with the captured E5 still on the board.
+    let mut t = Table::nine();
+    for (p, c) in [
+        ("D5", B),
+        ("E5", W),
+        ("F5", B),
+        ("A1", W),
+        ("E6", B),
+        ("A2", W),
+    ] {
+        t.play(p, c, &[]);
+    }
+    t.put("E4", B);
+    t.wait(500);
+    t.press_black();
+    t.wait(1_500);
+    t.take("E5");
+    t.wait(2_000);
+    let alerts = t.alerts();
+    assert_eq!(alerts.len(), 1, "{alerts:#?}");
+    let alert = &alerts[0];
+    assert_eq!(alert.kind, InfractionKind::MissedCapture);
+    let what: Vec<&str> = alert.evidence.iter().map(|e| e.what.as_str()).collect();
+    assert!(what.contains(&"black stone read on E4"), "{what:#?}");
+    assert!(
+        what.contains(&"black pressed the clock (button L)"),
+        "{what:#?}"
+    );
+    assert!(what.contains(&"white stone read on A2"), "{what:#?}");
+    assert!(
+        what.iter()
+            .any(|w| w.contains("captured stones still on E5")),
+        "the finding itself: {what:#?}"
+    );
+    assert!(alert.evidence.len() <= 16);
+    let times: Vec<&str> = alert.evidence.iter().map(|e| e.at.as_str()).collect();
+    let mut sorted = times.clone();
+    sorted.sort();
+    assert_eq!(times, sorted, "oldest first");
+    // The stone on E4 came before the press that claimed it.
+    let stone = what
+        .iter()
+        .position(|w| *w == "black stone read on E4")
+        .unwrap();
+    let press = what
+        .iter()
+        .rposition(|w| *w == "black pressed the clock (button L)")
+        .unwrap();
+    assert!(stone < press, "{:#?}", alert.evidence);
+}
+
+#[test]
+fn a_long_game_keeps_the_timeline_bounded() {
+    let mut t = Table::nine();
+    let points = [
+        "C3", "G7", "C7", "G3", "E3", "E7", "C5", "G5", "D4", "F6", "D6", "F4",
+    ];
+    for (i, p) in points.iter().enumerate() {
+        t.play(p, if i % 2 == 0 { B } else { W }, &[]);
+    }
+    // A premature press (CN2002 17.4): White presses, then places.
+    t.press_white();
+    t.wait(1_200);
+    t.put("H8", W);
+    t.wait(1_000);
+    t.press_white();
+    t.wait(1_000);
+    let alerts = t.alerts();
+    assert_eq!(alerts.len(), 1, "{alerts:#?}");
+    let ev = &alerts[0].evidence;
+    assert_eq!(ev.len(), 16, "{ev:#?}");
+    assert!(
+        ev.iter().any(|e| e.what == "white stone read on H8"),
+        "{ev:#?}"
+    );
+    assert!(
+        !ev.iter().any(|e| e.what == "black stone read on C3"),
+        "the oldest history is dropped"
+    );
+}
