@@ -1,0 +1,338 @@
+//! The device link task: connect, handshake, read, watchdog, reconnect with backoff, report events.
+
+use crate::command::LinkHandle;
+use crate::connector::Connector;
+use crate::error::HardwareError;
+use crate::handshake::{DeviceInfo, HandshakeTiming, handshake};
+use crate::reconnect::{Backoff, ReconnectPolicy};
+use crate::session::{Session, SessionEnd};
+use crate::stamp::{SystemWallClock, WallClock};
+use crate::stats::LinkStats;
+use crate::watchdog::DEFAULT_SILENCE;
+use crate::wire::FrameReader;
+use goban_protocol::{Decoder, DeviceKind, Frame, SeqEvent};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+use tokio::sync::{mpsc, watch};
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+
+/// What a device link tells its owner, in order, on one mpsc channel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LinkEvent {
+    /// A handshake succeeded (or another device on a shared port said HELLO): these devices are in use.
+    Connected {
+        /// Port label.
+        port: String,
+        /// The devices identified so far on this port.
+        devices: Vec<DeviceInfo>,
+    },
+    /// A valid device frame, with the host's receive time in ms since the Unix epoch.
+    /// Board frames are only forwarded once a SNAP has made the board trusted.
+    Frame {
+        /// The frame.
+        frame: Frame,
+        /// Host receive time, ms since the Unix epoch (the host orders events by this).
+        received_ms: u64,
+    },
+    /// The connection was lost; the link is trying to reconnect.
+    Disconnected {
+        /// Port label.
+        port: String,
+        /// Why.
+        reason: DisconnectReason,
+    },
+    /// Opening the port failed, or nothing answered `$HELLO?`; sent once per outage, retries
+    /// continue with backoff.
+    Unavailable {
+        /// Port label.
+        port: String,
+        /// The error, in words.
+        error: String,
+    },
+    /// A gap or backward jump in a sequence counter. For the board, a `$SNAP?` was sent and
+    /// board frames are withheld until the SNAP; for the clock, a press may be lost (device alert).
+    SequenceGap {
+        /// Which counter.
+        kind: DeviceKind,
+        /// What the tracker saw.
+        event: SeqEvent,
+    },
+    /// The device on the port is not the configured one (or speaks another version): a device alert.
+    WrongDevice {
+        /// Port label.
+        port: String,
+        /// The configured device kinds.
+        expected: Vec<DeviceKind>,
+        /// What answered, in words.
+        found: String,
+    },
+    /// Periodic counters (also on every connect and disconnect); boxed to keep events small.
+    Stats(Box<LinkStats>),
+}
+
+/// Why a connection ended.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum DisconnectReason {
+    /// No frame for the watchdog period (BEAT is due every second).
+    Silent {
+        /// Milliseconds of silence that triggered it.
+        silent_ms: u64,
+    },
+    /// The device side closed the port (end of file, hang-up).
+    Closed,
+    /// A read or write error.
+    Io {
+        /// The error, in words.
+        error: String,
+    },
+    /// A device of the wrong kind announced itself mid-session.
+    WrongDevice,
+}
+
+/// Settings of one device link; serde with documented defaults.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct LinkConfig {
+    /// The device kinds expected on this port: `[board]`, `[clock]` or both on a shared port.
+    pub expect: Vec<DeviceKind>,
+    /// Handshake timing.
+    pub handshake: HandshakeTiming,
+    /// Milliseconds without any frame before the device counts as gone. Default 3000.
+    pub watchdog_ms: u64,
+    /// Reconnect backoff.
+    pub reconnect: ReconnectPolicy,
+    /// Milliseconds between `Stats` events (and `$SNAP?` retries while waiting for a SNAP). Default 1000.
+    pub stats_interval_ms: u64,
+    /// Host commands that can wait for the port before new ones are dropped. Default 64.
+    pub command_queue: usize,
+}
+
+impl Default for LinkConfig {
+    fn default() -> Self {
+        Self {
+            expect: vec![DeviceKind::Board],
+            handshake: HandshakeTiming::default(),
+            watchdog_ms: u64::try_from(DEFAULT_SILENCE.as_millis()).unwrap_or(3_000),
+            reconnect: ReconnectPolicy::default(),
+            stats_interval_ms: 1_000,
+            command_queue: 64,
+        }
+    }
+}
+
+impl LinkConfig {
+    /// A default config expecting these devices.
+    pub fn expecting(expect: &[DeviceKind]) -> Self {
+        Self {
+            expect: expect.to_vec(),
+            ..Self::default()
+        }
+    }
+}
+
+/// Everything one link task owns.
+pub(crate) struct LinkState {
+    pub(crate) port: String,
+    pub(crate) config: LinkConfig,
+    pub(crate) events: mpsc::Sender<LinkEvent>,
+    pub(crate) commands: mpsc::Receiver<Frame>,
+    /// `false` once every [`LinkHandle`] is dropped: the command queue is then closed for good.
+    pub(crate) commands_open: bool,
+    pub(crate) stats: watch::Sender<LinkStats>,
+    pub(crate) decoder: Decoder,
+    pub(crate) clock: Arc<dyn WallClock>,
+    pub(crate) cancel: CancellationToken,
+    /// The last wrong device reported, so a retrying handshake raises one alert, not one per try.
+    pub(crate) last_wrong: Option<String>,
+    /// Whether this outage was already reported with `Unavailable`.
+    pub(crate) reported_outage: bool,
+}
+
+impl LinkState {
+    /// Sends an event; `false` when the owner is gone (the link then stops).
+    pub(crate) async fn emit(&self, event: LinkEvent) -> bool {
+        self.events.send(event).await.is_ok()
+    }
+
+    /// Publishes the counters to the watch and, without waiting, as an event.
+    pub(crate) fn publish_stats(&self) {
+        let decoder = self.decoder.stats();
+        self.stats.send_modify(|s| s.absorb_decoder(decoder));
+        // A full event queue skips one Stats event; the watch always has the latest.
+        let _ = self
+            .events
+            .try_send(LinkEvent::Stats(Box::new(self.stats.borrow().clone())));
+    }
+
+    pub(crate) fn count(&self, f: impl FnOnce(&mut LinkStats)) {
+        self.stats.send_modify(f);
+    }
+}
+
+/// Spawns a device link on `connector` with the system wall clock: it runs until `cancel`
+/// fires or `events` is dropped, and returns the handle for host commands.
+pub fn spawn_link<C: Connector>(
+    connector: C,
+    config: LinkConfig,
+    events: mpsc::Sender<LinkEvent>,
+    cancel: CancellationToken,
+) -> (LinkHandle, JoinHandle<LinkStats>) {
+    spawn_link_with_clock(connector, config, events, cancel, Arc::new(SystemWallClock))
+}
+
+/// As [`spawn_link`], stamping frames with `clock` (tests use [`crate::TokioWallClock`]).
+pub fn spawn_link_with_clock<C: Connector>(
+    connector: C,
+    config: LinkConfig,
+    events: mpsc::Sender<LinkEvent>,
+    cancel: CancellationToken,
+    clock: Arc<dyn WallClock>,
+) -> (LinkHandle, JoinHandle<LinkStats>) {
+    let port = connector.label();
+    let (cmd_tx, cmd_rx) = mpsc::channel(config.command_queue.max(1));
+    let (stats_tx, stats_rx) = watch::channel(LinkStats::new(port.clone()));
+    let state = LinkState {
+        port,
+        config,
+        events,
+        commands: cmd_rx,
+        commands_open: true,
+        stats: stats_tx,
+        decoder: Decoder::new(),
+        clock,
+        cancel,
+        last_wrong: None,
+        reported_outage: false,
+    };
+    let span = tracing::info_span!("device_link", port = %state.port);
+    let task = tokio::spawn(run_link(connector, state).instrument(span));
+    (LinkHandle::new(cmd_tx, stats_rx), task)
+}
+
+/// The supervisor loop: connect, run a session, back off, repeat.
+async fn run_link<C: Connector>(mut connector: C, mut state: LinkState) -> LinkStats {
+    let mut backoff = Backoff::new(state.config.reconnect);
+    let mut ever_connected = false;
+    loop {
+        let attempt = tokio::select! {
+            () = state.cancel.cancelled() => break,
+            io = connector.connect() => io,
+        };
+        let end = match attempt {
+            Ok(io) => run_connection(io, &mut state, &mut ever_connected).await,
+            Err(err) => {
+                state.count(|s| s.open_failures += 1);
+                report_outage(&mut state, &err).await
+            }
+        };
+        match end {
+            SessionEnd::Stop => break,
+            SessionEnd::Lost => {
+                backoff.reset();
+                state.reported_outage = false;
+            }
+            SessionEnd::Retry => {}
+        }
+        if !wait_backoff(&mut state, backoff.next_delay()).await {
+            break;
+        }
+    }
+    state.count(|s| s.connected = false);
+    state.publish_stats();
+    state.stats.borrow().clone()
+}
+
+/// Reports the first failure of an outage as `Unavailable`; later ones only count.
+async fn report_outage(state: &mut LinkState, err: &HardwareError) -> SessionEnd {
+    if state.reported_outage {
+        return SessionEnd::Retry;
+    }
+    tracing::warn!(cause = %err, "device unavailable");
+    state.reported_outage = true;
+    let event = LinkEvent::Unavailable {
+        port: state.port.clone(),
+        error: err.to_string(),
+    };
+    if state.emit(event).await {
+        SessionEnd::Retry
+    } else {
+        SessionEnd::Stop
+    }
+}
+
+/// Sleeps out a backoff delay; host commands meanwhile are stale and dropped (counted).
+async fn wait_backoff(state: &mut LinkState, delay: std::time::Duration) -> bool {
+    let sleep = tokio::time::sleep(delay);
+    tokio::pin!(sleep);
+    loop {
+        tokio::select! {
+            () = state.cancel.cancelled() => return false,
+            () = &mut sleep => return true,
+            cmd = state.commands.recv(), if state.commands_open => match cmd {
+                Some(_) => state.count(|s| s.commands_dropped += 1),
+                // Every handle dropped: nobody can command us, reading goes on.
+                None => state.commands_open = false,
+            },
+        }
+    }
+}
+
+/// One connection: handshake, then the session until it ends.
+async fn run_connection<IO>(io: IO, state: &mut LinkState, ever_connected: &mut bool) -> SessionEnd
+where
+    IO: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
+    let (read, mut write) = tokio::io::split(io);
+    let mut reader = FrameReader::new(read);
+    state.decoder.reset();
+    let shaken = tokio::select! {
+        () = state.cancel.cancelled() => return SessionEnd::Stop,
+        shaken = handshake(&state.port, &state.config.expect, state.config.handshake,
+            &mut reader, &mut write, &mut state.decoder, state.clock.as_ref()) => shaken,
+    };
+    let shaken = match shaken {
+        Ok(shaken) => shaken,
+        Err(err) => return handle_handshake_error(state, err).await,
+    };
+    if *ever_connected {
+        state.count(|s| s.reconnects += 1);
+    }
+    *ever_connected = true;
+    state.last_wrong = None;
+    state.reported_outage = false;
+    tracing::info!(devices = shaken.devices.len(), "device link connected");
+    let session = Session::new(state, shaken.devices.clone(), write);
+    session.run(reader, shaken.early).await
+}
+
+/// A failed handshake: a device alert for a wrong device, a log line otherwise; retry later.
+async fn handle_handshake_error(state: &mut LinkState, err: HardwareError) -> SessionEnd {
+    state.count(|s| s.handshake_failures += 1);
+    state.publish_stats();
+    tracing::warn!(cause = %err, "handshake failed");
+    let HardwareError::WrongDevice {
+        port,
+        expected,
+        found,
+    } = err
+    else {
+        return report_outage(state, &err).await;
+    };
+    if state.last_wrong.as_deref() == Some(found.as_str()) {
+        return SessionEnd::Retry;
+    }
+    state.last_wrong = Some(found.clone());
+    let event = LinkEvent::WrongDevice {
+        port,
+        expected,
+        found,
+    };
+    if state.emit(event).await {
+        SessionEnd::Retry
+    } else {
+        SessionEnd::Stop
+    }
+}

@@ -1,0 +1,339 @@
+//! One connected session: read frames, check sequences, gate untrusted board frames, feed the watchdog, write commands.
+
+use crate::handshake::DeviceInfo;
+use crate::link::{DisconnectReason, LinkEvent, LinkState};
+use crate::watchdog::Watchdog;
+use crate::wire::{FrameReader, Read, write_frame};
+use goban_protocol::{DeviceKind, Frame, SeqTracker};
+use std::time::Duration;
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio::time::{Instant, MissedTickBehavior, interval_at, sleep_until};
+
+/// How a session or connection attempt ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum SessionEnd {
+    /// Cancelled, or the event receiver is gone: the link stops.
+    Stop,
+    /// A working connection was lost: reconnect from the shortest backoff.
+    Lost,
+    /// The attempt failed (port missing, handshake failed): keep backing off.
+    Retry,
+}
+
+/// Frames that may wait for the port inside one session; the link's own queue is in front.
+const WRITE_QUEUE: usize = 16;
+
+/// State of one connected session.
+pub(crate) struct Session<'a> {
+    state: &'a mut LinkState,
+    devices: Vec<DeviceInfo>,
+    writes: mpsc::Sender<Frame>,
+    writer: JoinHandle<()>,
+    board_seq: SeqTracker,
+    clock_seq: SeqTracker,
+    /// Board frames are not trusted until a SNAP arrives (after connect and after a gap).
+    awaiting_snap: bool,
+    watchdog: Watchdog,
+}
+
+impl<'a> Session<'a> {
+    /// Starts the session: spawns the writer so that reading never waits on writing.
+    pub(crate) fn new<W>(state: &'a mut LinkState, devices: Vec<DeviceInfo>, write: W) -> Self
+    where
+        W: AsyncWrite + Unpin + Send + 'static,
+    {
+        let (writes, rx) = mpsc::channel(WRITE_QUEUE);
+        let silence = Duration::from_millis(state.config.watchdog_ms);
+        Self {
+            state,
+            devices,
+            writes,
+            writer: tokio::spawn(run_writer(write, rx)),
+            board_seq: SeqTracker::new(),
+            clock_seq: SeqTracker::new(),
+            awaiting_snap: false,
+            watchdog: Watchdog::new(silence, Instant::now()),
+        }
+    }
+
+    /// Runs until the connection is lost or the link is cancelled.
+    pub(crate) async fn run<R: AsyncRead + Unpin>(
+        mut self,
+        mut reader: FrameReader<R>,
+        early: Vec<(Frame, u64)>,
+    ) -> SessionEnd {
+        let end = self.run_inner(&mut reader, early).await;
+        self.writer.abort();
+        self.state.count(|s| s.connected = false);
+        if let SessionEnd::Lost = end {
+            self.state.count(|s| s.disconnects += 1);
+        }
+        self.state.publish_stats();
+        end
+    }
+
+    async fn run_inner<R: AsyncRead + Unpin>(
+        &mut self,
+        reader: &mut FrameReader<R>,
+        early: Vec<(Frame, u64)>,
+    ) -> SessionEnd {
+        if !self.handle_connected().await {
+            return SessionEnd::Stop;
+        }
+        for (frame, received_ms) in early {
+            if let Some(end) = self.handle_frame(frame, received_ms).await {
+                return end;
+            }
+        }
+        let period = Duration::from_millis(self.state.config.stats_interval_ms.max(10));
+        // The first tick one period from now: the SNAP? of the connect is already queued.
+        let mut tick = interval_at(Instant::now() + period, period);
+        tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
+        loop {
+            let end = tokio::select! {
+                () = self.state.cancel.cancelled() => Some(SessionEnd::Stop),
+                read = reader.next(&mut self.state.decoder) => self.handle_read(read).await,
+                cmd = self.state.commands.recv(), if self.state.commands_open => {
+                    self.handle_command(cmd);
+                    None
+                }
+                () = sleep_until(self.watchdog.deadline()) => self.handle_silence().await,
+                _ = tick.tick() => { self.handle_tick(); None }
+            };
+            if let Some(end) = end {
+                return end;
+            }
+        }
+    }
+
+    /// Announces the devices and asks the board for the SNAP that makes it trusted.
+    async fn handle_connected(&mut self) -> bool {
+        let devices = self.devices.clone();
+        self.state.count(|s| {
+            s.connected = true;
+            s.devices = devices.clone();
+        });
+        let port = self.state.port.clone();
+        if !self
+            .state
+            .emit(LinkEvent::Connected { port, devices })
+            .await
+        {
+            return false;
+        }
+        self.state.publish_stats();
+        if self.has(DeviceKind::Board) {
+            self.distrust_board();
+        }
+        true
+    }
+
+    fn has(&self, kind: DeviceKind) -> bool {
+        self.devices.iter().any(|d| d.kind == kind)
+    }
+
+    /// Trusts nothing from the board until a SNAP arrives, and asks for one (spec "Board to host").
+    fn distrust_board(&mut self) {
+        self.awaiting_snap = true;
+        self.queue_write(Frame::SnapQuery);
+    }
+
+    fn queue_write(&mut self, frame: Frame) {
+        match self.writes.try_send(frame) {
+            Ok(()) => self.state.count(|s| s.commands_sent += 1),
+            Err(_) => self.state.count(|s| s.commands_dropped += 1),
+        }
+    }
+
+    fn handle_command(&mut self, cmd: Option<Frame>) {
+        match cmd {
+            Some(frame) => self.queue_write(frame),
+            // Every handle dropped: stop polling the closed queue (it would spin).
+            None => self.state.commands_open = false,
+        }
+    }
+
+    fn handle_tick(&mut self) {
+        if self.awaiting_snap {
+            self.queue_write(Frame::SnapQuery);
+        }
+        self.state.publish_stats();
+    }
+
+    async fn handle_silence(&mut self) -> Option<SessionEnd> {
+        if !self.watchdog.is_expired(Instant::now()) {
+            return None;
+        }
+        let silent_ms = self.state.config.watchdog_ms;
+        tracing::warn!(silent_ms, "device silent, disconnected");
+        Some(self.lost(DisconnectReason::Silent { silent_ms }).await)
+    }
+
+    async fn lost(&mut self, reason: DisconnectReason) -> SessionEnd {
+        let port = self.state.port.clone();
+        if self
+            .state
+            .emit(LinkEvent::Disconnected { port, reason })
+            .await
+        {
+            SessionEnd::Lost
+        } else {
+            SessionEnd::Stop
+        }
+    }
+
+    async fn handle_read(&mut self, read: std::io::Result<Read>) -> Option<SessionEnd> {
+        match read {
+            Ok(Read::Frame(frame)) => {
+                let received_ms = self.state.clock.now_ms();
+                self.handle_frame(frame, received_ms).await
+            }
+            Ok(Read::Rejected(rejection)) => {
+                tracing::debug!(reason = %rejection.reason, dropped = rejection.dropped, "frame rejected");
+                None
+            }
+            Ok(Read::Eof) => Some(self.lost(DisconnectReason::Closed).await),
+            Err(err) => {
+                let reason = DisconnectReason::Io {
+                    error: err.to_string(),
+                };
+                Some(self.lost(reason).await)
+            }
+        }
+    }
+
+    /// Routes one valid frame; `Some` ends the session.
+    async fn handle_frame(&mut self, frame: Frame, received_ms: u64) -> Option<SessionEnd> {
+        self.watchdog.feed(Instant::now());
+        self.state.count(|s| s.last_frame_ms = Some(received_ms));
+        if let Some(resynced) = self.state.decoder.take_resync() {
+            tracing::info!(rejected = resynced, "stream resynchronised");
+        }
+        let forward = match &frame {
+            Frame::BoardHello { .. } | Frame::ClockHello { .. } => {
+                return self.handle_hello(&frame).await;
+            }
+            Frame::Snap { seq, .. } => {
+                self.board_seq.reset();
+                self.board_seq.observe(*seq);
+                self.awaiting_snap = false;
+                true
+            }
+            Frame::Diff { seq, .. } => match self.handle_diff_seq(*seq).await {
+                Ok(forward) => forward,
+                Err(end) => return Some(end),
+            },
+            Frame::Press { seq, .. } | Frame::Key { seq, .. } => {
+                if let Err(end) = self.handle_clock_seq(*seq).await {
+                    return Some(end);
+                }
+                true
+            }
+            Frame::Beat { .. } | Frame::Fault { .. } => true,
+            // Host frames echoed back (a loop-back or a misbehaving device) are not device news.
+            _ => false,
+        };
+        if forward
+            && !self
+                .state
+                .emit(LinkEvent::Frame { frame, received_ms })
+                .await
+        {
+            return Some(SessionEnd::Stop);
+        }
+        None
+    }
+
+    /// Checks a PRESS or KEY sequence number: a gap is a lost press, which the host cannot
+    /// invent, so it is reported (a device alert) and the frame still goes through.
+    async fn handle_clock_seq(&mut self, seq: goban_protocol::Seq) -> Result<(), SessionEnd> {
+        let event = self.clock_seq.observe(seq);
+        if event.is_continuous() {
+            return Ok(());
+        }
+        self.state.count(|s| s.sequence_gaps += 1);
+        tracing::warn!(?event, "clock sequence gap: a press may be lost");
+        let gap = LinkEvent::SequenceGap {
+            kind: DeviceKind::Clock,
+            event,
+        };
+        if self.state.emit(gap).await {
+            Ok(())
+        } else {
+            Err(SessionEnd::Stop)
+        }
+    }
+
+    /// Checks a DIFF's sequence number: `Ok(true)` forwards it, `Ok(false)` withholds it
+    /// (untrusted until a SNAP), `Err` ends the session.
+    async fn handle_diff_seq(&mut self, seq: goban_protocol::Seq) -> Result<bool, SessionEnd> {
+        if self.awaiting_snap {
+            self.state.count(|s| s.untrusted_frames += 1);
+            return Ok(false);
+        }
+        let event = self.board_seq.observe(seq);
+        if event.is_continuous() {
+            return Ok(true);
+        }
+        self.state.count(|s| {
+            s.sequence_gaps += 1;
+            s.untrusted_frames += 1;
+        });
+        tracing::warn!(?event, "board sequence gap: snapshot requested");
+        self.distrust_board();
+        let gap = LinkEvent::SequenceGap {
+            kind: DeviceKind::Board,
+            event,
+        };
+        if self.state.emit(gap).await {
+            Ok(false)
+        } else {
+            Err(SessionEnd::Stop)
+        }
+    }
+
+    /// A HELLO mid-session: a rebooted device (distrust it again), a second device on a shared
+    /// port, or a wrong device (end the session with an alert).
+    async fn handle_hello(&mut self, frame: &Frame) -> Option<SessionEnd> {
+        let info = DeviceInfo::from_hello(frame)?;
+        if !self.state.config.expect.contains(&info.kind) {
+            let port = self.state.port.clone();
+            let found = format!("{} {}", info.kind.as_str(), info.serial);
+            let expected = self.state.config.expect.clone();
+            if !self
+                .state
+                .emit(LinkEvent::WrongDevice {
+                    port,
+                    expected,
+                    found,
+                })
+                .await
+            {
+                return Some(SessionEnd::Stop);
+            }
+            return Some(self.lost(DisconnectReason::WrongDevice).await);
+        }
+        match info.kind {
+            DeviceKind::Board => {
+                self.board_seq.reset();
+                self.distrust_board();
+            }
+            DeviceKind::Clock => self.clock_seq.reset(),
+        }
+        self.devices.retain(|d| d.kind != info.kind);
+        self.devices.push(info);
+        (!self.handle_connected().await).then_some(SessionEnd::Stop)
+    }
+}
+
+/// Writes queued host frames; ends on the first write error (the reader sees the failure too).
+async fn run_writer<W: AsyncWrite + Unpin>(mut write: W, mut rx: mpsc::Receiver<Frame>) {
+    while let Some(frame) = rx.recv().await {
+        if let Err(err) = write_frame(&mut write, &frame).await {
+            tracing::debug!(cause = %err, "write to device failed");
+            break;
+        }
+    }
+}

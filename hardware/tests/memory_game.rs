@@ -1,0 +1,94 @@
+//! A simulated game over in-memory pipes in virtual time: the link reads it end to end.
+
+mod common;
+
+use common::{HostBoard, build_capture_game, collect, expected_position, frames};
+use goban_hardware::sim::{
+    Endpoint, FaultScript, HumanProfile, Scenario, TableConfig, Transport, spawn_table,
+};
+use goban_hardware::{LinkConfig, LinkEvent, TokioWallClock, spawn_link_with_clock};
+use goban_protocol::{DeviceKind, Frame};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+fn build_scenario(script: FaultScript, seed: u64) -> Scenario {
+    Scenario {
+        game: build_capture_game(),
+        profile: HumanProfile::default(),
+        script,
+        seed,
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_whole_game_arrives_over_two_ports_in_virtual_time() {
+    let cancel = CancellationToken::new();
+    let timeline = build_scenario(FaultScript::default(), 11).build().unwrap();
+    let config = TableConfig {
+        name: "t1".into(),
+        shared_port: false,
+        diffs: true,
+        transport: Transport::Memory,
+    };
+    let table = spawn_table(&config, timeline.clone(), cancel.clone()).unwrap();
+    let (Endpoint::Memory(board_conn), Some(Endpoint::Memory(clock_conn))) =
+        (table.board_port, table.clock_port)
+    else {
+        panic!("memory endpoints expected");
+    };
+    let clock = Arc::new(TokioWallClock::starting_at(1_700_000_000_000));
+    let (board_tx, mut board_rx) = mpsc::channel(1024);
+    let (clock_tx, mut clock_rx) = mpsc::channel(1024);
+    let (board_link, _) = spawn_link_with_clock(
+        board_conn,
+        LinkConfig::expecting(&[DeviceKind::Board]),
+        board_tx,
+        cancel.clone(),
+        clock.clone(),
+    );
+    let (_clock_link, _) = spawn_link_with_clock(
+        clock_conn,
+        LinkConfig::expecting(&[DeviceKind::Clock]),
+        clock_tx,
+        cancel.clone(),
+        clock.clone(),
+    );
+
+    let span = timeline.duration() + Duration::from_secs(5);
+    let (board_events, clock_events) =
+        tokio::join!(collect(&mut board_rx, span), collect(&mut clock_rx, span));
+
+    assert!(
+        matches!(board_events[0], LinkEvent::Connected { ref devices, .. } if devices[0].kind == DeviceKind::Board)
+    );
+    let mut host = HostBoard::default();
+    for frame in frames(&board_events) {
+        host.handle(frame);
+    }
+    assert_eq!(host.points, expected_position(&build_capture_game()));
+    assert_eq!(host.points, timeline.final_position);
+    assert!(host.diffs > 0, "a DIFF-style board sends DIFFs");
+    let presses = frames(&clock_events)
+        .iter()
+        .filter(|f| matches!(f, Frame::Press { .. }))
+        .count();
+    assert_eq!(presses, timeline.presses());
+    assert_eq!(presses, 10, "ten moves, ten presses (passes included)");
+    let stats = board_link.stats();
+    assert!(
+        stats.connected && stats.frames > 0 && stats.errors() == 0,
+        "{stats:?}"
+    );
+    // Receive times follow virtual time from the origin.
+    let stamps: Vec<u64> = board_events
+        .iter()
+        .filter_map(|e| match e {
+            LinkEvent::Frame { received_ms, .. } => Some(*received_ms),
+            _ => None,
+        })
+        .collect();
+    assert!(stamps.windows(2).all(|w| w[0] <= w[1]) && stamps[0] >= 1_700_000_000_000);
+    cancel.cancel();
+}
