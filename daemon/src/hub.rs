@@ -38,7 +38,28 @@ pub struct Published {
     /// Host time of the effect, milliseconds since the Unix epoch.
     pub at_ms: u64,
     /// JSON payload carrying `v` and `seq`.
+    #[serde(with = "arc_json")]
     pub payload: Arc<serde_json::Value>,
+}
+
+/// Serde for `Arc<Value>` without serde's `rc` feature: the payload is written as plain JSON.
+mod arc_json {
+    use std::sync::Arc;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub(super) fn serialize<S: Serializer>(
+        value: &Arc<serde_json::Value>,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        value.as_ref().serialize(serializer)
+    }
+
+    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Arc<serde_json::Value>, D::Error> {
+        serde_json::Value::deserialize(deserializer).map(Arc::new)
+    }
 }
 
 /// An arbiter's request as the REST API accepts it (api.md "Arbiter request bodies").
@@ -91,7 +112,12 @@ pub trait BoardControl: Send + Sync {
 /// What the journal offers to publishers: history for SSE resume and finished games.
 pub trait Archive: Send + Sync {
     /// Messages of `board` with `seq > after`, oldest first, at most `limit`.
-    fn events_since(&self, board: &str, after: u64, limit: usize) -> Result<Vec<Published>, RequestError>;
+    fn events_since(
+        &self,
+        board: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<Published>, RequestError>;
     /// Summaries of finished games, newest first.
     fn games(&self) -> Result<Vec<serde_json::Value>, RequestError>;
     /// One finished game's final state, if it exists.
@@ -118,7 +144,11 @@ impl Hub {
     /// A hub whose bus keeps `capacity` messages for slow subscribers.
     pub fn new(capacity: usize, archive: Arc<dyn Archive>) -> Self {
         let (bus, _) = broadcast::channel(capacity);
-        Self { boards: Arc::default(), bus, archive }
+        Self {
+            boards: Arc::default(),
+            bus,
+            archive,
+        }
     }
 
     /// The journal's read side.

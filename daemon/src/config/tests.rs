@@ -1,0 +1,122 @@
+//! Unit tests of config parsing: the shipped default, defaults, and located errors.
+
+use super::*;
+
+fn build_minimal(board_extra: &str) -> String {
+    format!("[[board]]\nid = \"t1\"\nboard_port = \"/dev/null\"\n{board_extra}\n")
+}
+
+#[test]
+fn shipped_default_parses_with_api_values() {
+    let config = parse(DEFAULT_CONFIG).expect("deploy/goban-bridge.toml must be valid");
+    assert_eq!(config.server.listen.to_string(), "127.0.0.1:8080");
+    assert!(
+        config.mqtt.url.is_none(),
+        "default uses the embedded broker"
+    );
+    assert_eq!(config.mqtt.prefix, "goban");
+    assert_eq!(config.boards.len(), 1);
+    let board = &config.boards[0];
+    assert_eq!(board.id.as_str(), "table-1");
+    assert_eq!(board.komi(), 7.5);
+    assert_eq!(board.time_control.as_str(), "byoyomi-cn:main=60m,reserve=5");
+    assert_eq!(config.journal.synchronous, Synchronous::Normal);
+}
+
+#[test]
+fn missing_sections_take_defaults() {
+    let config = parse(&build_minimal("")).expect("valid");
+    assert_eq!(config.referee.settle_time.as_ms(), 300);
+    let board = &config.boards[0];
+    assert_eq!(board.clock_port(), &board.board_port);
+    assert_eq!(board.size.get(), 19);
+    assert_eq!(board.ruleset, Ruleset::Cn2002);
+    assert_eq!(board.time_control.as_str(), "none");
+}
+
+#[test]
+fn every_error_is_reported_with_line_and_field() {
+    let text = "[server]\nlisten = \"nowhere\"\n\n[journal]\nsynchronous = \"sometimes\"\n\n\
+                [[board]]\nid = \"Table 1\"\nboard_port = \"/dev/null\"\n\n\
+                [[board]]\nid = \"t2\"\nboard_port = \"/dev/null\"\nkomi = \"lots\"\n";
+    let errors = parse(text).expect_err("four problems").0;
+    let located: Vec<(usize, &str)> = errors.iter().map(|i| (i.line, i.field.as_str())).collect();
+    assert!(located.contains(&(2, "server.listen")), "{errors:?}");
+    assert!(located.contains(&(5, "journal.synchronous")), "{errors:?}");
+    assert!(located.contains(&(8, "board[1].id")), "{errors:?}");
+    assert!(located.contains(&(14, "board[2].komi")), "{errors:?}");
+}
+
+#[test]
+fn unknown_fields_and_bad_durations_are_named() {
+    let errors = parse(&build_minimal("settle_tme = \"1s\""))
+        .expect_err("typo")
+        .0;
+    assert_eq!(errors[0].line, 4);
+    assert!(errors[0].message.contains("settle_tme"), "{errors:?}");
+    let errors = parse(&build_minimal("settle_time = \"300\""))
+        .expect_err("no unit")
+        .0;
+    assert_eq!(
+        (errors[0].line, errors[0].field.as_str()),
+        (4, "board[1].settle_time")
+    );
+    assert!(errors[0].message.contains("unit"), "{errors:?}");
+}
+
+#[test]
+fn duplicate_ids_bad_handicap_and_no_boards_fail() {
+    let text = format!("{}{}", build_minimal("handicap = 1"), build_minimal(""));
+    let errors = parse(&text).expect_err("duplicate id").0;
+    assert!(
+        errors.iter().any(|i| i.message.contains("used twice")),
+        "{errors:?}"
+    );
+    assert!(
+        errors.iter().any(|i| i.field == "board[1].handicap"),
+        "{errors:?}"
+    );
+    let errors = parse("[server]\n").expect_err("no board").0;
+    assert_eq!(errors[0].field, "board");
+}
+
+#[test]
+fn every_bad_field_of_one_board_is_reported() {
+    // A board with two bad values: both are reported, not just the first.
+    let text = build_minimal("komi = \"x\"\nruleset = \"go\"");
+    let errors = parse(&text).expect_err("two bad fields").0;
+    let fields: Vec<&str> = errors.iter().map(|i| i.field.as_str()).collect();
+    assert_eq!(fields, ["board[1].komi", "board[1].ruleset"], "{errors:?}");
+}
+
+#[test]
+fn syntax_errors_have_a_line() {
+    let errors = parse("[server]\nlisten = \n").expect_err("syntax").0;
+    assert_eq!(errors[0].line, 2);
+}
+
+#[test]
+fn env_tokens_are_added_once() {
+    let mut config = parse(&build_minimal("")).expect("valid");
+    config.server.arbiter_tokens.push("a".into());
+    add_env_tokens(&mut config, Some(" a, b ,,c"));
+    assert_eq!(config.server.arbiter_tokens, ["a", "b", "c"]);
+}
+
+#[test]
+fn a_board_size_outside_the_protocol_is_refused() {
+    let errors = parse(&build_minimal("size = 21")).expect_err("size 21").0;
+    assert_eq!(errors[0].field, "board[1].size", "{errors:?}");
+}
+
+#[test]
+fn several_bad_fields_of_one_board_are_all_reported() {
+    // An "unknown field" message lists the expected keys, the ones already
+    // reported and removed included; that must not end the search early.
+    let text = build_minimal("komi = \"lots\"\nsize = 21\nruleset = \"chess\"\ncolour = \"blue\"");
+    let errors = parse(&text).expect_err("four problems").0;
+    let fields: Vec<&str> = errors.iter().map(|i| i.field.as_str()).collect();
+    for field in ["board[1].komi", "board[1].size", "board[1].ruleset", "board[1].colour"] {
+        assert!(fields.contains(&field), "{field} missing from {errors:?}");
+    }
+}

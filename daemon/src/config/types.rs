@@ -1,0 +1,294 @@
+//! Small config value types that parse into valid values: durations with units, board ids, rulesets, kinds.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
+
+/// A duration written with units in the config: `"250ms"`, `"90s"`, `"5m"`, `"1h30m"`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Span(pub Duration);
+
+impl Span {
+    /// Milliseconds, saturating at `u64::MAX`.
+    pub fn as_ms(self) -> u64 {
+        u64::try_from(self.0.as_millis()).unwrap_or(u64::MAX)
+    }
+}
+
+impl FromStr for Span {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(
+                "empty duration; write e.g. \"90s\", \"5m\", \"1h30m\" or \"250ms\"".into(),
+            );
+        }
+        let mut total_ms: u64 = 0;
+        let mut rest = text;
+        while !rest.is_empty() {
+            let digits = rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len());
+            if digits == 0 {
+                return Err(format!("duration {text:?}: expected a number at {rest:?}"));
+            }
+            let number: u64 = rest[..digits]
+                .parse()
+                .map_err(|_| format!("duration {text:?}: number too large"))?;
+            rest = &rest[digits..];
+            let unit_len = rest
+                .find(|c: char| c.is_ascii_digit())
+                .unwrap_or(rest.len());
+            let factor = match &rest[..unit_len] {
+                "ms" => 1,
+                "s" => 1_000,
+                "m" => 60_000,
+                "h" => 3_600_000,
+                "" => {
+                    return Err(format!(
+                        "duration {text:?}: a unit is required (ms, s, m, h)"
+                    ));
+                }
+                other => {
+                    return Err(format!(
+                        "duration {text:?}: unknown unit {other:?} (ms, s, m, h)"
+                    ));
+                }
+            };
+            rest = &rest[unit_len..];
+            total_ms = number
+                .checked_mul(factor)
+                .and_then(|ms| ms.checked_add(total_ms))
+                .ok_or_else(|| format!("duration {text:?} is too large"))?;
+        }
+        Ok(Self(Duration::from_millis(total_ms)))
+    }
+}
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let ms = self.as_ms();
+        if ms.is_multiple_of(3_600_000) && ms > 0 {
+            write!(f, "{}h", ms / 3_600_000)
+        } else if ms.is_multiple_of(60_000) && ms > 0 {
+            write!(f, "{}m", ms / 60_000)
+        } else if ms.is_multiple_of(1_000) {
+            write!(f, "{}s", ms / 1_000)
+        } else {
+            write!(f, "{ms}ms")
+        }
+    }
+}
+
+/// Serde through `FromStr`/`Display`, so a bad value is reported at its own span.
+macro_rules! serde_via_str {
+    ($ty:ty) => {
+        impl<'de> Deserialize<'de> for $ty {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                let text = String::deserialize(deserializer)?;
+                text.parse().map_err(de::Error::custom)
+            }
+        }
+        impl Serialize for $ty {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                serializer.collect_str(self)
+            }
+        }
+    };
+}
+pub(crate) use serde_via_str;
+
+serde_via_str!(Span);
+
+/// A board id: `[a-z0-9-]{1,32}` (api.md "Configuration").
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct BoardId(String);
+
+impl BoardId {
+    /// The id as text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl FromStr for BoardId {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let valid_chars = text
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        if text.is_empty() || text.len() > 32 || !valid_chars {
+            return Err(format!(
+                "board id {text:?} must be 1 to 32 characters of a-z, 0-9 and '-'"
+            ));
+        }
+        Ok(Self(text.to_owned()))
+    }
+}
+
+impl fmt::Display for BoardId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+serde_via_str!(BoardId);
+
+/// The rules a board plays under (api.md `ruleset`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Ruleset {
+    /// Chinese rules 2002, area scoring in stones.
+    Cn2002,
+    /// Japanese/Korean rules, territory scoring.
+    Jk,
+    /// Ing rules.
+    Ing,
+    /// Historical Chinese rules.
+    Historical,
+}
+
+impl Ruleset {
+    /// The api.md spelling.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Cn2002 => "cn2002",
+            Self::Jk => "jk",
+            Self::Ing => "ing",
+            Self::Historical => "historical",
+        }
+    }
+
+    /// The usual komi: 7.5 for cn2002 (3 3/4 stones), 6.5 for jk, 8 for ing, 0 historical.
+    pub fn default_komi(self) -> f64 {
+        match self {
+            Self::Cn2002 => 7.5,
+            Self::Jk => 6.5,
+            Self::Ing => 8.0,
+            Self::Historical => 0.0,
+        }
+    }
+}
+
+/// Board sizes the wire protocol knows (wire-protocol.md "Coordinates").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardSize(u8);
+
+impl BoardSize {
+    /// Lines per side.
+    pub fn get(self) -> u8 {
+        self.0
+    }
+}
+
+impl Default for BoardSize {
+    fn default() -> Self {
+        Self(19)
+    }
+}
+
+impl<'de> Deserialize<'de> for BoardSize {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let size = i64::deserialize(deserializer)?;
+        match size {
+            9 | 13 | 19 => Ok(Self(size as u8)),
+            other => Err(de::Error::custom(format!(
+                "size {other}: a board is 9, 13 or 19 lines"
+            ))),
+        }
+    }
+}
+
+/// The infraction ids of the rules-digest table, as `auto_sanction` lists them.
+pub const INFRACTION_KINDS: [&str; 13] = [
+    "forbidden_point",
+    "ko_violation",
+    "occupied_point",
+    "double_move",
+    "wrong_colour",
+    "missed_capture",
+    "wrong_capture",
+    "premature_press",
+    "takeback",
+    "displaced_stones",
+    "board_disturbed",
+    "time_forfeit",
+    "late_start",
+];
+
+/// One infraction id of the rules-digest table.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct InfractionKind(String);
+
+impl InfractionKind {
+    /// The digest's id.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl FromStr for InfractionKind {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        if INFRACTION_KINDS.contains(&text) {
+            Ok(Self(text.to_owned()))
+        } else {
+            Err(format!(
+                "unknown infraction kind {text:?}; the kinds of rules-digest.md are {}",
+                INFRACTION_KINDS.join(", ")
+            ))
+        }
+    }
+}
+
+impl fmt::Display for InfractionKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+serde_via_str!(InfractionKind);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_parse_units_and_sums() {
+        assert_eq!("250ms".parse::<Span>().map(Span::as_ms), Ok(250));
+        assert_eq!("90s".parse::<Span>().map(Span::as_ms), Ok(90_000));
+        assert_eq!("1h30m".parse::<Span>().map(Span::as_ms), Ok(5_400_000));
+        assert!("90".parse::<Span>().is_err(), "a unit is required");
+        assert!("5x".parse::<Span>().is_err());
+        assert!("s".parse::<Span>().is_err());
+        assert!("99999999999999999999h".parse::<Span>().is_err());
+    }
+
+    #[test]
+    fn spans_display_round_trips() {
+        for text in ["250ms", "90s", "5m", "2h", "0s"] {
+            let span: Span = text.parse().expect("valid");
+            assert_eq!(span.to_string(), text);
+        }
+    }
+
+    #[test]
+    fn board_ids_follow_the_pattern() {
+        assert!("table-1".parse::<BoardId>().is_ok());
+        assert!("Table-1".parse::<BoardId>().is_err());
+        assert!("".parse::<BoardId>().is_err());
+        assert!("a".repeat(33).parse::<BoardId>().is_err());
+    }
+
+    #[test]
+    fn kinds_are_the_digest_ids() {
+        assert!("missed_capture".parse::<InfractionKind>().is_ok());
+        assert!("missed-capture".parse::<InfractionKind>().is_err());
+    }
+}

@@ -1,0 +1,276 @@
+//! The broadcast delay (anti-cheating): a time-ordered buffer that releases published messages to the public late.
+//!
+//! The view subscribes to the hub at start. Every message is held for the delay,
+//! then released: the public board state becomes the last released `state`
+//! payload and released messages fan out on the view's own bus, which public SSE
+//! streams follow. Arbiters bypass all of this and read the hub directly.
+//!
+//! What was journaled before the view started is public at once (a restarted
+//! daemon shows its recovered boards immediately); a board registered later is
+//! shown once its first snapshot is as old as the delay.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::sync::Notify;
+use tokio::sync::broadcast::{self, error::RecvError};
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use crate::hub::{Hub, Published, Topic};
+
+/// How many released messages a slow public SSE client may fall behind before it re-reads the journal.
+const BUS_CAPACITY: usize = 1024;
+/// Page size when catching up from the journal after the view lagged.
+const CATCH_UP_PAGE: usize = 500;
+
+enum Held {
+    /// The state of a board the view first saw after it started.
+    Snapshot(Arc<Value>),
+    /// A published message.
+    Message(Published),
+}
+
+struct Pending {
+    due: Instant,
+    board: String,
+    held: Held,
+}
+
+#[derive(Default)]
+struct Buffer {
+    /// Public state per board.
+    states: HashMap<String, Arc<Value>>,
+    /// Highest public seq per board, for boards the view has seen messages of.
+    released_seq: HashMap<String, u64>,
+    /// Highest seq received per board, to drop duplicates after a catch-up.
+    received_seq: HashMap<String, u64>,
+    /// Oldest first; `due` only grows because the delay is constant.
+    pending: VecDeque<Pending>,
+}
+
+/// The delayed public view of every board; cheap to clone.
+#[derive(Clone)]
+pub(crate) struct DelayedView {
+    buffer: Arc<Mutex<Buffer>>,
+    bus: broadcast::Sender<Published>,
+    delay: Duration,
+    hub: Hub,
+    /// Wakes the task when a request, not the bus, added a held item.
+    added: Arc<Notify>,
+}
+
+impl DelayedView {
+    /// Snapshots the hub's boards as public and spawns the task feeding the buffer; needs a Tokio runtime.
+    pub(crate) fn start(hub: Hub, delay: Duration, shutdown: CancellationToken) -> Self {
+        let receiver = hub.subscribe();
+        let mut buffer = Buffer::default();
+        for board in hub.boards() {
+            if let Some(state) = hub.state(&board) {
+                buffer.states.insert(board, state);
+            }
+        }
+        let (bus, _) = broadcast::channel(BUS_CAPACITY);
+        let view = Self {
+            buffer: Arc::new(Mutex::new(buffer)),
+            bus,
+            delay,
+            hub,
+            added: Arc::default(),
+        };
+        tokio::spawn(view.clone().run(receiver, shutdown));
+        view
+    }
+
+    /// The public state of a board, if it is public yet.
+    pub(crate) fn state(&self, board: &str) -> Option<Arc<Value>> {
+        let mut buffer = self.lock();
+        if let Some(state) = buffer.states.get(board) {
+            return Some(state.clone());
+        }
+        self.discover(&mut buffer, board);
+        None
+    }
+
+    /// Released messages from now on.
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<Published> {
+        self.bus.subscribe()
+    }
+
+    /// Highest seq of `board` the public may see; everything journaled before the view started counts.
+    pub(crate) fn cutoff(&self, board: &str) -> u64 {
+        self.lock()
+            .released_seq
+            .get(board)
+            .copied()
+            .unwrap_or(u64::MAX)
+    }
+
+    /// Messages held back right now.
+    #[cfg(test)]
+    pub(crate) fn held(&self) -> usize {
+        self.lock().pending.len()
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Buffer> {
+        // A poisoned lock means a panic mid-update elsewhere; the buffer stays usable.
+        self.buffer.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// First sight of a board registered after start: its current state goes public after the delay.
+    fn discover(&self, buffer: &mut Buffer, board: &str) {
+        let already = buffer
+            .pending
+            .iter()
+            .any(|p| p.board == board && matches!(p.held, Held::Snapshot(_)));
+        if let (false, Some(state)) = (already, self.hub.state(board)) {
+            let due = Instant::now() + self.delay;
+            buffer.pending.push_back(Pending {
+                due,
+                board: board.to_owned(),
+                held: Held::Snapshot(state),
+            });
+            self.added.notify_one();
+        }
+    }
+
+    async fn run(self, mut receiver: broadcast::Receiver<Published>, shutdown: CancellationToken) {
+        loop {
+            let next_due = self.lock().pending.front().map(|p| p.due);
+            let wake = next_due.unwrap_or_else(|| Instant::now() + Duration::from_secs(3600));
+            tokio::select! {
+                () = shutdown.cancelled() => break,
+                () = self.added.notified() => {}
+                () = tokio::time::sleep_until(wake) => self.release(Instant::now()),
+                received = receiver.recv() => match received {
+                    Ok(message) => self.admit(message),
+                    Err(RecvError::Lagged(missed)) => self.catch_up(missed).await,
+                    Err(RecvError::Closed) => break,
+                },
+            }
+        }
+    }
+
+    fn admit(&self, message: Published) {
+        let mut buffer = self.lock();
+        let last = buffer.received_seq.get(&message.board).copied();
+        if last.is_some_and(|last| message.seq <= last) {
+            return;
+        }
+        if !buffer.states.contains_key(&message.board) {
+            self.discover(&mut buffer, &message.board);
+        }
+        buffer
+            .received_seq
+            .insert(message.board.clone(), message.seq);
+        // Everything before the first message seen live was journaled before the view started.
+        buffer
+            .released_seq
+            .entry(message.board.clone())
+            .or_insert(message.seq.saturating_sub(1));
+        let due = Instant::now() + self.delay;
+        buffer.pending.push_back(Pending {
+            due,
+            board: message.board.clone(),
+            held: Held::Message(message),
+        });
+        metrics::gauge!("goban_http_delay_held_messages").set(buffer.pending.len() as f64);
+    }
+
+    /// Releases every held item that is due; under the lock, so `cutoff` and the bus agree.
+    pub(crate) fn release(&self, now: Instant) {
+        let mut buffer = self.lock();
+        while buffer.pending.front().is_some_and(|p| p.due <= now) {
+            let Some(Pending { board, held, .. }) = buffer.pending.pop_front() else {
+                break;
+            };
+            match held {
+                Held::Snapshot(state) => {
+                    buffer.states.entry(board).or_insert(state);
+                }
+                Held::Message(message) => {
+                    if message.topic == Topic::State {
+                        buffer.states.insert(board.clone(), message.payload.clone());
+                    }
+                    let seq = buffer.released_seq.entry(board).or_default();
+                    *seq = (*seq).max(message.seq);
+                    // No public subscriber is fine.
+                    let _ = self.bus.send(message);
+                }
+            }
+        }
+        metrics::gauge!("goban_http_delay_held_messages").set(buffer.pending.len() as f64);
+    }
+
+    /// The hub's bus overran the view: re-read what was missed from the journal, per board seen.
+    async fn catch_up(&self, missed: u64) {
+        tracing::warn!(
+            missed,
+            "broadcast delay fell behind the hub; catching up from the journal"
+        );
+        let boards: Vec<(String, u64)> = self
+            .lock()
+            .received_seq
+            .iter()
+            .map(|(b, s)| (b.clone(), *s))
+            .collect();
+        for (board, after) in boards {
+            let archive = self.hub.archive().clone();
+            let fetched = tokio::task::spawn_blocking(move || {
+                archive.events_since(&board, after, CATCH_UP_PAGE)
+            })
+            .await;
+            match fetched {
+                Ok(Ok(messages)) => messages.into_iter().for_each(|m| self.admit(m)),
+                Ok(Err(error)) => {
+                    tracing::error!(cause = %error, "journal read failed during catch-up")
+                }
+                Err(error) => {
+                    tracing::error!(cause = %error, "journal read task failed during catch-up")
+                }
+            }
+        }
+    }
+}
+
+/// Where a request reads boards and events from: the hub (live) or the delayed view.
+#[derive(Clone)]
+pub(crate) enum Feed {
+    /// Arbiters, or no delay configured.
+    Live(Hub),
+    /// The public when a delay is configured.
+    Delayed(DelayedView),
+}
+
+impl Feed {
+    /// The board state as this feed shows it.
+    pub(crate) fn state(&self, board: &str) -> Option<Arc<Value>> {
+        match self {
+            Self::Live(hub) => hub.state(board),
+            Self::Delayed(view) => view.state(board),
+        }
+    }
+
+    /// Messages from now on, as this feed releases them.
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<Published> {
+        match self {
+            Self::Live(hub) => hub.subscribe(),
+            Self::Delayed(view) => view.subscribe(),
+        }
+    }
+
+    /// Highest seq of `board` this feed may show from the journal.
+    pub(crate) fn cutoff(&self, board: &str) -> u64 {
+        match self {
+            Self::Live(_) => u64::MAX,
+            Self::Delayed(view) => view.cutoff(board),
+        }
+    }
+
+    /// Whether this feed lags live play.
+    pub(crate) fn is_delayed(&self) -> bool {
+        matches!(self, Self::Delayed(_))
+    }
+}

@@ -1,0 +1,168 @@
+//! The daemon's HTTP layer: REST and SSE under /api/v1, OpenAPI, arbiter auth, broadcast delay, CORS and metrics.
+//!
+//! Only [`crate::hub::Hub`] connects this module to the board runtime: live
+//! states and the event bus for reading, `BoardControl` for arbiter requests,
+//! `Archive` for SSE history and finished games.
+
+mod auth;
+mod bodies;
+mod delay;
+mod error;
+mod grammar;
+mod metrics;
+mod openapi;
+mod routes;
+mod schema;
+mod settings;
+mod sgf;
+mod sse;
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::DefaultBodyLimit;
+use axum::http::{HeaderName, Method, header};
+use metrics_exporter_prometheus::PrometheusHandle;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+use tower_http::cors::{AllowOrigin, CorsLayer};
+use tower_http::trace::TraceLayer;
+
+pub(crate) use self::metrics::install_metrics;
+pub(crate) use settings::{AllowOrigins, ArbiterTokens, HttpSettings};
+
+use crate::hub::{Archive, BoardControl, Hub};
+use auth::Viewer;
+use delay::{DelayedView, Feed};
+use error::ApiError;
+
+/// How often the Prometheus recorder drains histograms while serving.
+const METRICS_UPKEEP: Duration = Duration::from_secs(5);
+
+/// What every handler shares: the hub, the delayed view and the settings that matter per request.
+pub(crate) struct App {
+    hub: Hub,
+    tokens: ArbiterTokens,
+    delayed: Option<DelayedView>,
+    body_limit_bytes: usize,
+    broadcast_delay: Duration,
+    metrics: Option<PrometheusHandle>,
+    shutdown: CancellationToken,
+    started: std::time::Instant,
+}
+
+impl App {
+    /// The live hub for arbiters (and for everyone without a delay), the delayed view for the public.
+    fn feed(&self, viewer: &Viewer) -> Feed {
+        match (&self.delayed, viewer.is_arbiter()) {
+            (Some(view), false) => Feed::Delayed(view.clone()),
+            _ => Feed::Live(self.hub.clone()),
+        }
+    }
+
+    /// A registered board's runtime, or 404.
+    fn control(&self, board: &str) -> Result<Arc<dyn BoardControl>, ApiError> {
+        self.hub
+            .control(board)
+            .ok_or_else(|| ApiError::UnknownBoard(board.to_owned()))
+    }
+
+    /// Runs a journal read off the async workers (it may touch SQLite).
+    async fn read_archive<T, F>(&self, read: F) -> Result<T, ApiError>
+    where
+        T: Send + 'static,
+        F: FnOnce(&dyn Archive) -> Result<T, crate::hub::RequestError> + Send + 'static,
+    {
+        let archive = self.hub.archive().clone();
+        match tokio::task::spawn_blocking(move || read(archive.as_ref())).await {
+            Ok(result) => result.map_err(ApiError::from),
+            Err(error) => Err(ApiError::Unavailable(format!(
+                "journal read failed: {error}"
+            ))),
+        }
+    }
+}
+
+/// The whole API as a router, for tests and embedding; needs a Tokio runtime when a delay is set.
+#[allow(
+    dead_code,
+    reason = "API for embedding and tests; the daemon itself calls serve"
+)]
+pub(crate) fn router(settings: HttpSettings, hub: Hub) -> Router {
+    build(settings, hub, CancellationToken::new())
+}
+
+/// Serves the API on `listener` until `shutdown` is cancelled; open SSE streams end at shutdown.
+pub(crate) async fn serve(
+    listener: TcpListener,
+    settings: HttpSettings,
+    hub: Hub,
+    shutdown: CancellationToken,
+) -> std::io::Result<()> {
+    if let Some(handle) = settings.metrics.clone() {
+        tokio::spawn(upkeep_metrics(handle, shutdown.clone()));
+    }
+    let router = build(settings, hub, shutdown.clone());
+    tracing::info!(address = %listener.local_addr()?, "HTTP API listening");
+    axum::serve(listener, router)
+        .with_graceful_shutdown(shutdown.cancelled_owned())
+        .await
+}
+
+fn build(settings: HttpSettings, hub: Hub, shutdown: CancellationToken) -> Router {
+    let delayed = (!settings.broadcast_delay.is_zero()).then(|| {
+        DelayedView::start(
+            hub.clone(),
+            settings.broadcast_delay,
+            shutdown.child_token(),
+        )
+    });
+    let app = Arc::new(App {
+        hub,
+        tokens: settings.arbiter_tokens,
+        delayed,
+        body_limit_bytes: settings.body_limit_bytes,
+        broadcast_delay: settings.broadcast_delay,
+        metrics: settings.metrics,
+        shutdown,
+        started: std::time::Instant::now(),
+    });
+    routes::all()
+        .fallback(error::handle_no_route)
+        .method_not_allowed_fallback(error::handle_wrong_method)
+        .layer(axum::middleware::map_response(error::ensure_json_errors))
+        .layer(axum::middleware::from_fn(metrics::track_request))
+        .layer(DefaultBodyLimit::max(settings.body_limit_bytes))
+        .layer(cors(&settings.cors_allow_origins))
+        .layer(TraceLayer::new_for_http())
+        .with_state(app)
+}
+
+fn cors(origins: &AllowOrigins) -> CorsLayer {
+    let allow_origin = match origins {
+        AllowOrigins::Any => AllowOrigin::any(),
+        AllowOrigins::List(list) => AllowOrigin::list(list.iter().cloned()),
+    };
+    CorsLayer::new()
+        .allow_origin(allow_origin)
+        .allow_methods([Method::GET, Method::POST, Method::OPTIONS])
+        .allow_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            HeaderName::from_static("last-event-id"),
+        ])
+        .max_age(Duration::from_secs(600))
+}
+
+async fn upkeep_metrics(handle: PrometheusHandle, shutdown: CancellationToken) {
+    let mut tick = tokio::time::interval(METRICS_UPKEEP);
+    loop {
+        tokio::select! {
+            () = shutdown.cancelled() => break,
+            _ = tick.tick() => handle.run_upkeep(),
+        }
+    }
+}

@@ -1,0 +1,49 @@
+//! The route table: every path of api.md under /api/v1, plus /metrics.
+
+pub(crate) mod arbiter;
+pub(crate) mod boards;
+pub(crate) mod games;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::routing::{get, post};
+
+use super::App;
+use super::{metrics, openapi, sse};
+
+/// Every route, with full paths so they read the same as api.md and /openapi.json.
+pub(crate) fn all() -> Router<Arc<App>> {
+    Router::new()
+        .route("/api/v1/health", get(boards::handle_health))
+        .route("/api/v1/boards", get(boards::handle_boards))
+        .route("/api/v1/boards/{board}", get(boards::handle_board))
+        .route("/api/v1/boards/{board}/sgf", get(boards::handle_board_sgf))
+        .route("/api/v1/boards/{board}/events", get(sse::handle_events))
+        .route(
+            "/api/v1/boards/{board}/game",
+            post(arbiter::handle_start_game),
+        )
+        .route(
+            "/api/v1/boards/{board}/infractions/{id}/ruling",
+            post(arbiter::handle_ruling),
+        )
+        .route("/api/v1/boards/{board}/clock", post(arbiter::handle_clock))
+        .route(
+            "/api/v1/boards/{board}/dead-stones",
+            post(arbiter::handle_dead_stones),
+        )
+        .route(
+            "/api/v1/boards/{board}/result",
+            post(arbiter::handle_result),
+        )
+        .route("/api/v1/games", get(games::handle_games))
+        .route("/api/v1/games/{game}", get(games::handle_game))
+        .route("/api/v1/games/{game}/sgf", get(games::handle_game_sgf))
+        .route("/api/v1/openapi.json", get(openapi::handle_openapi))
+        .route("/api/v1/metrics", get(metrics::handle_metrics))
+        .route("/metrics", get(metrics::handle_metrics))
+}
+
+/// The SGF media type of api.md.
+pub(crate) const SGF_CONTENT_TYPE: &str = "application/x-go-sgf";

@@ -1,0 +1,193 @@
+//! OpenAPI schemas of the JSON the API answers with (board state of api.md, lists, errors); documentation only.
+//!
+//! The runtime hands states over as JSON; these types describe that JSON for
+//! /openapi.json and are never used to parse or reshape it.
+
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+use super::bodies::Color;
+
+/// `{"error": ..., "detail": ...}` of every 4xx answer (api.md).
+#[derive(Serialize, ToSchema)]
+pub(crate) struct ErrorBody {
+    /// Stable code: `unauthorized`, `bad_body`, `bad_request`, `unsupported_media_type`, `payload_too_large`,
+    /// `unknown_board`, `unknown_game`, `unknown_infraction`, `not_found`, `method_not_allowed`,
+    /// `metrics_disabled`, `rejected`, `unavailable`.
+    #[schema(example = "bad_body")]
+    error: String,
+    /// What was wrong: a sentence, or an object with `message`, `line` and `column` for JSON errors.
+    #[schema(value_type = Object)]
+    detail: Value,
+}
+
+/// One move of the game record.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct MoveRecord {
+    /// 1 for the first move.
+    number: u32,
+    /// Who played.
+    color: Color,
+    /// Letters-and-numbers point (`Q16`) or `pass`.
+    #[schema(example = "Q16")]
+    point: String,
+    /// RFC 3339 UTC with milliseconds.
+    at: String,
+    /// The mover's remaining time after the move.
+    time_left_ms: Option<u64>,
+}
+
+/// Per colour counters.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct PerColor {
+    /// Black's count.
+    black: u32,
+    /// White's count.
+    white: u32,
+}
+
+/// One side's clock reading.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct SideClock {
+    /// Main time left.
+    main_ms: u64,
+    /// Byo-yomi periods (or reserved minutes, CN2002 12.3) left.
+    periods: Option<u32>,
+    /// Time left in the current period.
+    period_ms: Option<u64>,
+}
+
+/// Both clocks.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct ClockState {
+    /// Whose clock runs, or null when stopped.
+    running: Option<Color>,
+    /// Black's clock.
+    black: SideClock,
+    /// White's clock.
+    white: SideClock,
+}
+
+/// An alert for the arbiter (rules-digest.md "Infractions").
+#[derive(Serialize, ToSchema)]
+pub(crate) struct Infraction {
+    /// Id used in `/infractions/{id}/ruling`.
+    id: String,
+    /// Id of the infraction table, e.g. `missed_capture`.
+    #[schema(example = "missed_capture")]
+    kind: String,
+    /// Rule article, e.g. `CN2002 18.2`.
+    #[schema(example = "CN2002 18.2")]
+    article: String,
+    /// Who committed it.
+    player: Color,
+    /// Move it belongs to.
+    move_number: u32,
+    /// Points involved.
+    points: Vec<String>,
+    /// `open`, `confirmed`, `sanctioned`, `dismissed`.
+    #[schema(example = "open")]
+    status: String,
+    /// RFC 3339 UTC with milliseconds.
+    at: String,
+}
+
+/// Connection state of the devices.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct DeviceState {
+    /// `connected` or another condition word.
+    board: String,
+    /// `connected` or another condition word.
+    clock: String,
+}
+
+/// The board state of api.md (GET /boards/{board}, SSE `state` events, MQTT `state`).
+#[derive(Serialize, ToSchema)]
+pub(crate) struct BoardState {
+    /// Schema version, 1.
+    v: u32,
+    /// Per-board counter that only grows, also across restarts.
+    seq: u64,
+    /// Board id.
+    #[schema(example = "table-1")]
+    board: String,
+    /// Current game id, null before the first game.
+    #[schema(example = "2026-11-30-table-1-1")]
+    game: Option<String>,
+    /// Board size.
+    size: u32,
+    /// `cn2002 | jk | ing | historical`.
+    ruleset: String,
+    /// Komi in points.
+    komi: f64,
+    /// size*size chars of `.`, `B`, `W` in the index order of wire-protocol.md.
+    position: String,
+    /// Moves played so far.
+    move_number: u32,
+    /// Side to move.
+    to_move: Color,
+    /// The game record.
+    moves: Vec<MoveRecord>,
+    /// Prisoners taken by each side.
+    captures: PerColor,
+    /// Clock reading.
+    clock: Option<ClockState>,
+    /// Alerts of this game.
+    infractions: Vec<Infraction>,
+    /// Warnings per side (CN2002 24).
+    warnings: PerColor,
+    /// Device connections.
+    device: DeviceState,
+    /// `setup | playing | paused | counting | finished`.
+    #[schema(example = "playing")]
+    phase: String,
+    /// SGF `RE` form, e.g. `B+0.75`, `W+6.5`, `B+R`, `W+T`; null while playing.
+    result: Option<String>,
+}
+
+/// GET /boards: one summary per board, fields copied from its (possibly delayed) state.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct BoardList {
+    /// Board summaries in id order: `board`, `game`, `phase`, `move_number`, `to_move`, `result`, `seq`, ...
+    #[schema(value_type = Vec<Object>)]
+    boards: Vec<Value>,
+}
+
+/// GET /games: finished games, newest first.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct GameList {
+    /// Game summaries as the journal keeps them.
+    #[schema(value_type = Vec<Object>)]
+    games: Vec<Value>,
+}
+
+/// Health of one board's devices.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct BoardHealth {
+    /// Board id.
+    board: String,
+    /// True when every device of the board reports `connected`.
+    healthy: bool,
+    /// The `device` field of the live state.
+    #[schema(value_type = Object)]
+    device: Value,
+    /// The last `device` message (connection and error counters), null before the first.
+    #[schema(value_type = Object)]
+    report: Value,
+}
+
+/// GET /health.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct Health {
+    /// `ok`, or `degraded` when a device is not connected.
+    status: String,
+    /// Daemon version.
+    version: String,
+    /// Time since the API started.
+    uptime_ms: u64,
+    /// Broadcast delay applied to public views.
+    broadcast_delay_ms: u64,
+    /// Per board.
+    boards: Vec<BoardHealth>,
+}

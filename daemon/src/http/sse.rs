@@ -1,0 +1,257 @@
+//! GET /boards/{board}/events: Server-Sent Events with `Last-Event-ID` resume from the journal, then live.
+//!
+//! The stream subscribes to its feed before it reads anything else, so every
+//! message is either in the journal read or on the bus; duplicates at the seam
+//! are dropped by `seq`, which only grows per board. A client that falls behind
+//! the bus re-reads the journal from its last `seq` instead of losing events.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue};
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use tokio::sync::broadcast::{self, error::RecvError};
+use tokio::sync::mpsc;
+use tokio_stream::wrappers::ReceiverStream;
+use tokio_util::sync::CancellationToken;
+
+use super::App;
+use super::auth::Viewer;
+use super::delay::Feed;
+use super::error::ApiError;
+use crate::hub::{Archive, Published, Topic};
+
+/// Journal page size while catching up.
+const PAGE: usize = 500;
+/// Events buffered between the pump task and the HTTP connection.
+const CHANNEL: usize = 256;
+/// Comment lines that keep proxies and browsers from closing an idle stream.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// Query alternative to the `Last-Event-ID` header, for clients that cannot set headers on first connect.
+///
+/// Other query parameters are ignored: polyfills add cache busters such as `?_=1700000000`.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub(crate) struct EventsQuery {
+    /// Resume after this `seq` (the header wins when both are given).
+    last_event_id: Option<String>,
+}
+
+/// The SSE event name of a topic (api.md "MQTT" topic names).
+pub(crate) fn event_name(topic: Topic) -> &'static str {
+    match topic {
+        Topic::State => "state",
+        Topic::Moves => "moves",
+        Topic::Infractions => "infractions",
+        Topic::Clock => "clock",
+        Topic::Device => "device",
+    }
+}
+
+fn resume_point(headers: &HeaderMap, query: &EventsQuery) -> Result<Option<u64>, ApiError> {
+    let header = headers
+        .get("last-event-id")
+        .map(HeaderValue::to_str)
+        .transpose();
+    let header =
+        header.map_err(|_| ApiError::BadRequest("Last-Event-ID is not text".to_owned()))?;
+    let Some(text) = header
+        .or(query.last_event_id.as_deref())
+        .map(str::trim)
+        .filter(|t| !t.is_empty())
+    else {
+        return Ok(None);
+    };
+    text.parse()
+        .map(Some)
+        .map_err(|_| ApiError::BadRequest(format!("Last-Event-ID {text:?} is not a seq number")))
+}
+
+/// GET /boards/{board}/events.
+#[utoipa::path(
+    get,
+    path = "/api/v1/boards/{board}/events",
+    tag = "boards",
+    params(
+        ("board" = String, Path, description = "Board id"),
+        ("Last-Event-ID" = Option<String>, Header, description = "Resume after this seq"),
+        EventsQuery,
+    ),
+    responses(
+        (status = 200, description = "text/event-stream: `id:` seq, `event:` state|moves|infractions|clock|device, `data:` JSON payload", content_type = "text/event-stream", body = String),
+        (status = 400, description = "Bad Last-Event-ID", body = super::schema::ErrorBody),
+        (status = 404, description = "Unknown board", body = super::schema::ErrorBody),
+    )
+)]
+pub(crate) async fn handle_events(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    Path(board): Path<String>,
+    Query(query): Query<EventsQuery>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    if app.hub.state(&board).is_none() {
+        return Err(ApiError::UnknownBoard(board));
+    }
+    let after = resume_point(&headers, &query)?;
+    let feed = app.feed(&viewer);
+    // Subscribe before reading the journal or the state: see the module docs.
+    let receiver = feed.subscribe();
+    let (sender, events) = mpsc::channel(CHANNEL);
+    let pump = Pump {
+        board,
+        feed,
+        archive: app.hub.archive().clone(),
+        sender,
+        last: 0,
+    };
+    tokio::spawn(pump.run(receiver, after, app.shutdown.clone()));
+    let sse =
+        Sse::new(ReceiverStream::new(events)).keep_alive(KeepAlive::new().interval(KEEP_ALIVE));
+    // Tell reverse proxies not to buffer the stream.
+    Ok(([("x-accel-buffering", "no")], sse).into_response())
+}
+
+struct Pump {
+    board: String,
+    feed: Feed,
+    archive: Arc<dyn Archive>,
+    sender: mpsc::Sender<Result<Event, Infallible>>,
+    /// Highest seq sent so far.
+    last: u64,
+}
+
+/// Why a stream ends early.
+enum Stop {
+    /// The client went away.
+    Gone,
+    /// The journal could not be read; the client reconnects with its Last-Event-ID.
+    Journal,
+}
+
+impl Pump {
+    async fn run(
+        mut self,
+        mut receiver: broadcast::Receiver<Published>,
+        after: Option<u64>,
+        shutdown: CancellationToken,
+    ) {
+        metrics::gauge!("goban_http_sse_clients").increment(1.0);
+        let sender = self.sender.clone();
+        tokio::select! {
+            () = shutdown.cancelled() => {}
+            // An idle board sends nothing; notice a departed client without waiting for a message.
+            () = sender.closed() => {}
+            _ = self.stream(&mut receiver, after) => {}
+        }
+        metrics::gauge!("goban_http_sse_clients").decrement(1.0);
+    }
+
+    /// Resume (or snapshot), then follow the feed until the client goes or the journal fails.
+    async fn stream(
+        &mut self,
+        receiver: &mut broadcast::Receiver<Published>,
+        after: Option<u64>,
+    ) -> Stop {
+        let start = match after {
+            Some(seq) => {
+                self.last = seq;
+                self.catch_up().await
+            }
+            None => self.send_snapshot().await,
+        };
+        match start {
+            Ok(()) => self.follow(receiver).await,
+            Err(stop) => stop,
+        }
+    }
+
+    async fn follow(&mut self, receiver: &mut broadcast::Receiver<Published>) -> Stop {
+        loop {
+            let outcome = match receiver.recv().await {
+                Ok(message) => self.forward(&message).await,
+                Err(RecvError::Lagged(_)) => self.catch_up().await,
+                Err(RecvError::Closed) => return Stop::Gone,
+            };
+            if let Err(stop) = outcome {
+                return stop;
+            }
+        }
+    }
+
+    /// Sends the current state so a fresh client starts from a full picture.
+    async fn send_snapshot(&mut self) -> Result<(), Stop> {
+        let Some(state) = self.feed.state(&self.board) else {
+            return Ok(());
+        };
+        let seq = state["seq"].as_u64().unwrap_or(0);
+        let event = Event::default()
+            .event(event_name(Topic::State))
+            .data(state.to_string());
+        let event = if seq > 0 {
+            event.id(seq.to_string())
+        } else {
+            event
+        };
+        self.sender.send(Ok(event)).await.map_err(|_| Stop::Gone)?;
+        self.last = seq;
+        Ok(())
+    }
+
+    async fn forward(&mut self, message: &Published) -> Result<(), Stop> {
+        if message.board != self.board || message.seq <= self.last {
+            return Ok(());
+        }
+        let event = Event::default()
+            .id(message.seq.to_string())
+            .event(event_name(message.topic))
+            .data(message.payload.to_string());
+        self.sender.send(Ok(event)).await.map_err(|_| Stop::Gone)?;
+        self.last = message.seq;
+        Ok(())
+    }
+
+    /// Sends what the journal holds after `last`, up to what this feed may show.
+    async fn catch_up(&mut self) -> Result<(), Stop> {
+        loop {
+            let cutoff = self.feed.cutoff(&self.board);
+            let page = self.read_page().await?;
+            let full = page.len() >= PAGE;
+            for message in &page {
+                if message.seq > cutoff {
+                    return Ok(());
+                }
+                self.forward(message).await?;
+            }
+            if !full {
+                return Ok(());
+            }
+        }
+    }
+
+    async fn read_page(&self) -> Result<Vec<Published>, Stop> {
+        let (archive, board, after) = (self.archive.clone(), self.board.clone(), self.last);
+        let read =
+            tokio::task::spawn_blocking(move || archive.events_since(&board, after, PAGE)).await;
+        match read {
+            Ok(Ok(page)) => Ok(page),
+            Ok(Err(error)) => Err(self.journal_failed(&error.to_string()).await),
+            Err(error) => Err(self.journal_failed(&error.to_string()).await),
+        }
+    }
+
+    async fn journal_failed(&self, cause: &str) -> Stop {
+        tracing::error!(board = %self.board, cause, "SSE resume: journal read failed");
+        let data = serde_json::json!({ "error": "unavailable", "detail": cause }).to_string();
+        // The client may already be gone; the stream ends either way.
+        let _ = self
+            .sender
+            .send(Ok(Event::default().event("error").data(data)))
+            .await;
+        Stop::Journal
+    }
+}

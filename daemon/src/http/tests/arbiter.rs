@@ -1,0 +1,356 @@
+//! Arbiter routes: token checks, strict bodies, 4xx JSON with the state unchanged, and what reaches the runtime.
+
+use serde_json::{Value, json};
+
+use super::{Harness, TOKEN, TOKEN_2, build_settings, json_of};
+use crate::hub::ArbiterRequest;
+
+/// Each arbiter route with a valid body and the request the runtime must receive.
+fn build_cases() -> Vec<(&'static str, &'static str, Value)> {
+    vec![
+        (
+            "/boards/table-1/game",
+            r#"{"black":"Ke Jie","komi":7.5,"time_control":"byoyomi-cn:main=60m,reserve=5"}"#,
+            json!({"request": "start_game", "black": "Ke Jie", "komi": 7.5, "time_control": "byoyomi-cn:main=60m,reserve=5"}),
+        ),
+        (
+            "/boards/table-1/infractions/inf-1/ruling",
+            r#"{"action":"confirm","note":"seen"}"#,
+            json!({"request": "ruling", "id": "inf-1", "body": {"action": "confirm", "note": "seen"}}),
+        ),
+        (
+            "/boards/table-1/clock",
+            r#"{"action":"adjust","color":"white","delta_ms":-60000}"#,
+            json!({"request": "clock", "action": "adjust", "color": "white", "delta_ms": -60000}),
+        ),
+        (
+            "/boards/table-1/clock",
+            r#"{"action":"pause"}"#,
+            json!({"request": "clock", "action": "pause"}),
+        ),
+        (
+            "/boards/table-1/dead-stones",
+            r#"{"points":["q16","D4"],"dead":true}"#,
+            json!({"request": "dead_stones", "points": ["Q16", "D4"], "dead": true}),
+        ),
+        (
+            "/boards/table-1/result",
+            r#"{"result":"B+0.75"}"#,
+            json!({"request": "result", "result": "B+0.75"}),
+        ),
+    ]
+}
+
+fn taken(harness: &Harness) -> Vec<(ArbiterRequest, String)> {
+    std::mem::take(&mut *harness.control.requests.lock().unwrap())
+}
+
+#[tokio::test]
+async fn every_arbiter_route_reaches_the_runtime_with_who() {
+    let harness = Harness::start(build_settings()).await;
+    for (path, body, expected) in build_cases() {
+        let (status, answer) = json_of(harness.post(path, Some(TOKEN_2), body).await).await;
+        assert_eq!(status, 200, "{path}: {answer}");
+        assert_eq!(
+            answer["last_request"], expected["request"],
+            "{path} answers the new state"
+        );
+        let requests = taken(&harness);
+        assert_eq!(requests.len(), 1, "{path}");
+        let (request, who) = &requests[0];
+        assert_eq!(serde_json::to_value(request).unwrap(), expected, "{path}");
+        assert_eq!(who, "arbiter#2", "identity by index, never the token");
+    }
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn start_game_accepts_no_body() {
+    let harness = Harness::start(build_settings()).await;
+    let response = harness
+        .client
+        .post(harness.url("/boards/table-1/game"))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status().as_u16(), 200);
+    let requests = taken(&harness);
+    assert_eq!(
+        serde_json::to_value(&requests[0].0).unwrap(),
+        json!({"request": "start_game"})
+    );
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn arbiter_routes_need_a_valid_token() {
+    let harness = Harness::start(build_settings()).await;
+    for (path, body, _) in build_cases() {
+        for token in [None, Some("wrong-token"), Some("alpha-7f3")] {
+            let response = harness.post(path, token, body).await;
+            assert!(response.headers().contains_key("www-authenticate"));
+            let (status, answer) = json_of(response).await;
+            assert_eq!(status, 401, "{path} with {token:?}");
+            assert_eq!(answer["error"], "unauthorized");
+            assert!(
+                !answer.to_string().contains(TOKEN),
+                "the error never echoes a token"
+            );
+        }
+    }
+    let basic = harness
+        .client
+        .post(harness.url("/boards/table-1/result"))
+        .basic_auth("x", Some(TOKEN))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(basic.status().as_u16(), 401);
+    assert!(taken(&harness).is_empty(), "nothing reached the runtime");
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn no_configured_tokens_means_no_arbiter() {
+    let harness = Harness::start(crate::http::HttpSettings::default()).await;
+    let (status, _) = json_of(
+        harness
+            .post("/boards/table-1/result", Some(TOKEN), r#"{"result":"B+R"}"#)
+            .await,
+    )
+    .await;
+    assert_eq!(status, 401);
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn bad_bodies_are_4xx_json_and_change_nothing() {
+    let harness = Harness::start(build_settings()).await;
+    let before = harness.get("/boards/table-1").await.text().await.unwrap();
+    let cases = [
+        (
+            "/boards/table-1/clock",
+            "{\"action\": \"pause\"",
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/clock",
+            r#"{"action":"pause","extra":1}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/clock",
+            r#"{"action":"rewind"}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/clock",
+            r#"{"action":"adjust","color":"black","delta_ms":0}"#,
+            400,
+            "bad_body",
+        ),
+        ("/boards/table-1/clock", r#"[1,2]"#, 400, "bad_body"),
+        (
+            "/boards/table-1/game",
+            r#"{"komi":"lots"}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/game",
+            r#"{"time_control":"byoyomi-cn:main=60"}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/game",
+            r#"{"players":{"black":"A"}}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/dead-stones",
+            r#"{"points":["Z99"],"dead":true}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/dead-stones",
+            r#"{"points":["I4"],"dead":true}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/result",
+            r#"{"result":"black won"}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/infractions/inf-9/ruling",
+            r#"{"action":"dismiss"}"#,
+            404,
+            "unknown_infraction",
+        ),
+        (
+            "/boards/table-1/infractions/inf-1/ruling",
+            r#"{"action":"forgive"}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-9/result",
+            r#"{"result":"B+R"}"#,
+            404,
+            "unknown_board",
+        ),
+    ];
+    for (path, body, status, error) in cases {
+        let (got, answer) = json_of(harness.post(path, Some(TOKEN), body).await).await;
+        assert_eq!(
+            (got, answer["error"].as_str()),
+            (status, Some(error)),
+            "{path} {body}: {answer}"
+        );
+        assert!(
+            !answer["detail"].is_null(),
+            "{path} {body}: the detail says what was wrong"
+        );
+    }
+    assert!(
+        taken(&harness).is_empty(),
+        "no bad body reached the runtime"
+    );
+    assert_eq!(
+        harness.get("/boards/table-1").await.text().await.unwrap(),
+        before
+    );
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn json_errors_point_at_the_position() {
+    let harness = Harness::start(build_settings()).await;
+    let (_, answer) = json_of(
+        harness
+            .post("/boards/table-1/result", Some(TOKEN), "{\n  \"result\": B}")
+            .await,
+    )
+    .await;
+    assert_eq!(answer["detail"]["line"], 2);
+    assert!(answer["detail"]["column"].as_u64().is_some());
+    let (_, answer) = json_of(
+        harness
+            .post(
+                "/boards/table-1/result",
+                Some(TOKEN),
+                r#"{"result":"B+R","why":1}"#,
+            )
+            .await,
+    )
+    .await;
+    assert!(
+        answer["detail"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("unknown field `why`"),
+        "{answer}"
+    );
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn wrong_content_type_is_415() {
+    let harness = Harness::start(build_settings()).await;
+    let response = harness
+        .client
+        .post(harness.url("/boards/table-1/result"))
+        .bearer_auth(TOKEN)
+        .header("content-type", "text/plain")
+        .body(r#"{"result":"B+R"}"#)
+        .send()
+        .await
+        .unwrap();
+    let (status, answer) = json_of(response).await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (415, Some("unsupported_media_type"))
+    );
+    assert!(taken(&harness).is_empty());
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn too_large_body_is_413() {
+    let mut settings = build_settings();
+    settings.body_limit_bytes = 1024;
+    let harness = Harness::start(settings).await;
+    let body = format!(r#"{{"action":"confirm","note":"{}"}}"#, "x".repeat(4096));
+    let (status, answer) = json_of(
+        harness
+            .post(
+                "/boards/table-1/infractions/inf-1/ruling",
+                Some(TOKEN),
+                &body,
+            )
+            .await,
+    )
+    .await;
+    assert_eq!(
+        (status, answer["error"].as_str()),
+        (413, Some("payload_too_large"))
+    );
+    let (status, _) = json_of(
+        harness
+            .post("/boards/table-1/result", Some(TOKEN), r#"{"result":"W+T"}"#)
+            .await,
+    )
+    .await;
+    assert_eq!(status, 200, "a small body still passes");
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn runtime_refusals_are_409_with_the_reason() {
+    let harness = Harness::start(build_settings()).await;
+    *harness.control.refuse.lock().unwrap() = Some("no game in progress (phase setup)".to_owned());
+    let (status, answer) = json_of(
+        harness
+            .post(
+                "/boards/table-1/clock",
+                Some(TOKEN),
+                r#"{"action":"resume"}"#,
+            )
+            .await,
+    )
+    .await;
+    assert_eq!((status, answer["error"].as_str()), (409, Some("rejected")));
+    assert_eq!(answer["detail"], "no game in progress (phase setup)");
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn infraction_ids_with_a_slash_are_percent_encoded() {
+    let harness = Harness::start(build_settings()).await;
+    let mut state = super::build_state(0, 3);
+    state["infractions"][0]["id"] = json!("2026-11-30-table-1-1/3");
+    harness.publish(crate::hub::Topic::State, state);
+    let path = "/boards/table-1/infractions/2026-11-30-table-1-1%2F3/ruling";
+    let (status, answer) = json_of(
+        harness
+            .post(path, Some(TOKEN), r#"{"action":"dismiss"}"#)
+            .await,
+    )
+    .await;
+    assert_eq!(status, 200, "{answer}");
+    let requests = taken(&harness);
+    let ArbiterRequest::Ruling { id, .. } = &requests[0].0 else {
+        panic!("not a ruling")
+    };
+    assert_eq!(id, "2026-11-30-table-1-1/3");
+    harness.stop().await;
+}

@@ -1,0 +1,240 @@
+//! Public reads: health, boards, board state, live SGF, and the JSON answers to unknown paths and methods.
+
+use serde_json::json;
+
+use super::{BOARD, Harness, build_settings, json_of};
+use crate::hub::Topic;
+
+#[tokio::test]
+async fn health_reports_devices() {
+    let harness = Harness::start(build_settings()).await;
+    let (status, body) = json_of(harness.get("/health").await).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["status"], "ok");
+    assert_eq!(body["boards"][0]["board"], BOARD);
+    assert_eq!(body["boards"][0]["healthy"], true);
+
+    let mut state = super::build_state(0, 3);
+    state["device"] = json!({"board": "disconnected", "clock": "connected"});
+    harness.publish(Topic::State, state);
+    harness.publish(
+        Topic::Device,
+        json!({"board": "disconnected", "crc_errors": 4}),
+    );
+    let (_, body) = json_of(harness.get("/health").await).await;
+    assert_eq!(body["status"], "degraded");
+    assert_eq!(body["boards"][0]["healthy"], false);
+    assert_eq!(body["boards"][0]["report"]["crc_errors"], 4);
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn boards_list_summarises_live_state() {
+    let harness = Harness::start(build_settings()).await;
+    let seq = harness.play(1);
+    let (status, body) = json_of(harness.get("/boards").await).await;
+    assert_eq!(status, 200);
+    let summary = &body["boards"][0];
+    assert_eq!(summary["board"], BOARD);
+    assert_eq!(summary["move_number"], 1);
+    assert_eq!(summary["seq"], seq);
+    assert_eq!(summary["phase"], "playing");
+    assert!(
+        summary.get("position").is_none(),
+        "summaries leave out the position"
+    );
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn board_state_is_the_published_state() {
+    let harness = Harness::start(build_settings()).await;
+    let (status, body) = json_of(harness.get("/boards/table-1").await).await;
+    assert_eq!((status, body["seq"].as_u64()), (200, Some(1)));
+    let seq = harness.play(5);
+    let (_, body) = json_of(harness.get("/boards/table-1").await).await;
+    assert_eq!(body["seq"], seq);
+    assert_eq!(body["move_number"], 5);
+    assert_eq!(body["position"].as_str().map(str::len), Some(361));
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn unknown_board_is_404_json() {
+    let harness = Harness::start(build_settings()).await;
+    for path in ["/boards/nope", "/boards/nope/sgf", "/boards/nope/events"] {
+        let (status, body) = json_of(harness.get(path).await).await;
+        assert_eq!(status, 404, "{path}");
+        assert_eq!(body["error"], "unknown_board", "{path}");
+        assert!(body["detail"].as_str().unwrap().contains("nope"));
+    }
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn live_sgf_has_its_media_type() {
+    let harness = Harness::start(build_settings()).await;
+    let response = harness.get("/boards/table-1/sgf").await;
+    assert_eq!(response.status().as_u16(), 200);
+    assert_eq!(response.headers()["content-type"], "application/x-go-sgf");
+    assert_eq!(response.text().await.unwrap(), "(;FF[4]GM[1]SZ[19];B[pd])");
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn unknown_path_and_wrong_method_answer_json() {
+    let harness = Harness::start(build_settings()).await;
+    let (status, body) = json_of(harness.get("/nowhere").await).await;
+    assert_eq!((status, body["error"].as_str()), (404, Some("not_found")));
+    let (status, body) = json_of(
+        harness
+            .client
+            .get(format!("{}/", harness.base))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!((status, body["error"].as_str()), (404, Some("not_found")));
+    let response = harness
+        .client
+        .delete(harness.url("/boards/table-1"))
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = json_of(response).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (405, Some("method_not_allowed"))
+    );
+    let (status, _) = json_of(harness.get("/boards/table-1/game").await).await;
+    assert_eq!(status, 405, "GET on an arbiter POST route");
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn bad_token_on_a_public_read_is_refused_not_ignored() {
+    let harness = Harness::start(build_settings()).await;
+    let response = harness
+        .client
+        .get(harness.url("/boards/table-1"))
+        .bearer_auth("wrong")
+        .send()
+        .await
+        .unwrap();
+    let www = response.headers().get("www-authenticate").cloned();
+    let (status, body) = json_of(response).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (401, Some("unauthorized"))
+    );
+    assert!(www.is_some());
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn cors_allows_overlay_pages() {
+    let harness = Harness::start(build_settings()).await;
+    let response = harness
+        .client
+        .get(harness.url("/boards/table-1"))
+        .header("origin", "https://overlay.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.headers()["access-control-allow-origin"], "*");
+    let preflight = harness
+        .client
+        .request(
+            reqwest::Method::OPTIONS,
+            harness.url("/boards/table-1/clock"),
+        )
+        .header("origin", "https://overlay.example")
+        .header("access-control-request-method", "POST")
+        .header(
+            "access-control-request-headers",
+            "authorization,content-type",
+        )
+        .send()
+        .await
+        .unwrap();
+    assert!(preflight.status().is_success());
+    let allowed = preflight.headers()["access-control-allow-headers"]
+        .to_str()
+        .unwrap()
+        .to_ascii_lowercase();
+    assert!(allowed.contains("authorization"), "{allowed}");
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn cors_can_be_restricted() {
+    let mut settings = build_settings();
+    settings.cors_allow_origins =
+        crate::http::AllowOrigins::parse(&["https://tv.example".to_owned()]).unwrap();
+    let harness = Harness::start(settings).await;
+    let allowed = harness
+        .client
+        .get(harness.url("/boards"))
+        .header("origin", "https://tv.example")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        allowed.headers()["access-control-allow-origin"],
+        "https://tv.example"
+    );
+    let other = harness
+        .client
+        .get(harness.url("/boards"))
+        .header("origin", "https://evil.example")
+        .send()
+        .await
+        .unwrap();
+    assert!(other.headers().get("access-control-allow-origin").is_none());
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn router_serves_without_a_socket() {
+    use tower::ServiceExt;
+
+    let archive = std::sync::Arc::new(super::FakeArchive::default());
+    let hub = crate::hub::Hub::new(8, archive);
+    hub.register(
+        BOARD,
+        super::build_state(4, 2),
+        std::sync::Arc::new(super::FakeControl::default()),
+    );
+    let router = crate::http::router(build_settings(), hub);
+    let request = axum::http::Request::get("/api/v1/boards/table-1")
+        .body(axum::body::Body::empty())
+        .unwrap();
+    let response = router.oneshot(request).await.unwrap();
+    assert_eq!(response.status(), axum::http::StatusCode::OK);
+    let bytes = axum::body::to_bytes(response.into_body(), 1 << 20)
+        .await
+        .unwrap();
+    let state: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(
+        (state["seq"].as_u64(), state["move_number"].as_u64()),
+        (Some(4), Some(2))
+    );
+}
+
+#[tokio::test]
+async fn framework_rejections_are_json_too() {
+    let harness = Harness::start(build_settings()).await;
+    let (status, body) = json_of(harness.get("/boards/%FF%FE").await).await;
+    assert_eq!(
+        (status, body["error"].as_str()),
+        (400, Some("bad_request")),
+        "{body}"
+    );
+    assert!(body["detail"].as_str().is_some_and(|d| !d.is_empty()));
+    let response = harness
+        .get("/boards/table-1/events?last_event_id=3&_=1700000000")
+        .await;
+    assert_eq!(response.status().as_u16(), 200, "cache busters are ignored");
+    harness.stop().await;
+}

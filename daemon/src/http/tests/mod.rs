@@ -1,0 +1,355 @@
+//! HTTP tests over real sockets: `serve` on 127.0.0.1:0, reqwest, and test doubles of the runtime at the hub seam.
+
+mod arbiter;
+mod boards;
+mod delay;
+mod docs;
+mod games;
+mod sse;
+
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures::{Stream, StreamExt};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::{ArbiterTokens, HttpSettings, serve};
+use crate::hub::{ArbiterRequest, Archive, BoardControl, Hub, Published, RequestError, Topic};
+
+pub(super) const BOARD: &str = "table-1";
+pub(super) const TOKEN: &str = "alpha-7f3c";
+pub(super) const TOKEN_2: &str = "beta-91d0";
+
+/// A board state shaped like api.md's example.
+pub(super) fn build_state(seq: u64, move_number: u64) -> Value {
+    json!({
+        "v": 1, "seq": seq, "board": BOARD, "game": "2026-11-30-table-1-1", "size": 19,
+        "ruleset": "cn2002", "komi": 7.5, "position": ".".repeat(361), "move_number": move_number,
+        "to_move": if move_number.is_multiple_of(2) { "black" } else { "white" },
+        "moves": [], "captures": {"black": 0, "white": 0}, "clock": null,
+        "infractions": [{"id": "inf-1", "kind": "missed_capture", "article": "CN2002 18.2",
+                         "player": "white", "move_number": 1, "points": ["D4"], "status": "open", "at": ""}],
+        "warnings": {"black": 0, "white": 0},
+        "device": {"board": "connected", "clock": "connected", "gaps": 0, "unknown_points": []},
+        "phase": "playing", "result": null
+    })
+}
+
+pub(super) fn build_settings() -> HttpSettings {
+    HttpSettings {
+        arbiter_tokens: ArbiterTokens::new(vec![TOKEN.to_owned(), TOKEN_2.to_owned()]).unwrap(),
+        ..HttpSettings::default()
+    }
+}
+
+/// The journal double: everything published, finished games, and a switch to make reads fail.
+#[derive(Default)]
+pub(super) struct FakeArchive {
+    pub(super) log: Mutex<Vec<Published>>,
+    pub(super) games: Mutex<Vec<(Value, String)>>,
+    pub(super) broken: Mutex<bool>,
+}
+
+impl FakeArchive {
+    fn check(&self) -> Result<(), RequestError> {
+        if *self.broken.lock().unwrap() {
+            Err(RequestError::Unavailable("journal".into()))
+        } else {
+            Ok(())
+        }
+    }
+}
+
+impl Archive for FakeArchive {
+    fn events_since(
+        &self,
+        board: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<Published>, RequestError> {
+        self.check()?;
+        let log = self.log.lock().unwrap();
+        Ok(log
+            .iter()
+            .filter(|m| m.board == board && m.seq > after)
+            .take(limit)
+            .cloned()
+            .collect())
+    }
+
+    fn games(&self) -> Result<Vec<Value>, RequestError> {
+        self.check()?;
+        Ok(self
+            .games
+            .lock()
+            .unwrap()
+            .iter()
+            .rev()
+            .map(|(state, _)| json!({"game": state["game"], "result": state["result"]}))
+            .collect())
+    }
+
+    fn game(&self, id: &str) -> Result<Option<Value>, RequestError> {
+        self.check()?;
+        Ok(self
+            .games
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|(s, _)| s["game"] == id)
+            .map(|(s, _)| s.clone()))
+    }
+
+    fn game_sgf(&self, id: &str) -> Result<Option<String>, RequestError> {
+        self.check()?;
+        Ok(self
+            .games
+            .lock()
+            .unwrap()
+            .iter()
+            .find(|(s, _)| s["game"] == id)
+            .map(|(_, sgf)| sgf.clone()))
+    }
+}
+
+/// The runtime double: records requests with `who`, refuses on demand, else answers a state with the seq bumped.
+#[derive(Default)]
+pub(super) struct FakeControl {
+    pub(super) requests: Mutex<Vec<(ArbiterRequest, String)>>,
+    pub(super) refuse: Mutex<Option<String>>,
+}
+
+impl BoardControl for FakeControl {
+    fn request(
+        &self,
+        request: ArbiterRequest,
+        who: String,
+    ) -> futures::future::BoxFuture<'static, Result<Value, RequestError>> {
+        let refused = self.refuse.lock().unwrap().clone();
+        let kind = serde_json::to_value(&request).unwrap()["request"].clone();
+        if refused.is_none() {
+            self.requests.lock().unwrap().push((request, who));
+        }
+        Box::pin(async move {
+            match refused {
+                Some(why) => Err(RequestError::Rejected(why)),
+                None => {
+                    let mut state = build_state(1000, 0);
+                    state["last_request"] = kind;
+                    Ok(state)
+                }
+            }
+        })
+    }
+
+    fn sgf(&self) -> String {
+        "(;FF[4]GM[1]SZ[19];B[pd])".to_owned()
+    }
+}
+
+/// A running server with its doubles.
+pub(super) struct Harness {
+    pub(super) base: String,
+    pub(super) hub: Hub,
+    pub(super) archive: Arc<FakeArchive>,
+    pub(super) control: Arc<FakeControl>,
+    pub(super) client: reqwest::Client,
+    pub(super) shutdown: CancellationToken,
+    pub(super) server: tokio::task::JoinHandle<std::io::Result<()>>,
+    seq: Mutex<u64>,
+}
+
+impl Harness {
+    pub(super) async fn start(settings: HttpSettings) -> Self {
+        let archive = Arc::new(FakeArchive::default());
+        let hub = Hub::new(64, archive.clone());
+        let control = Arc::new(FakeControl::default());
+        hub.register(BOARD, build_state(1, 0), control.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let shutdown = CancellationToken::new();
+        let server = tokio::spawn(serve(listener, settings, hub.clone(), shutdown.clone()));
+        let client = reqwest::Client::builder().no_proxy().build().unwrap();
+        let harness = Self {
+            base,
+            hub,
+            archive,
+            control,
+            client,
+            shutdown,
+            server,
+            seq: Mutex::new(1),
+        };
+        // The router (and the delayed view's subscription) exists once the server answers.
+        assert_eq!(harness.get("/health").await.status().as_u16(), 200);
+        harness
+    }
+
+    pub(super) fn url(&self, path: &str) -> String {
+        format!("{}/api/v1{path}", self.base)
+    }
+
+    /// Journals then publishes one message of BOARD, as the runtime does; returns its seq.
+    pub(super) fn publish(&self, topic: Topic, mut payload: Value) -> u64 {
+        let seq = {
+            let mut seq = self.seq.lock().unwrap();
+            *seq += 1;
+            *seq
+        };
+        payload["seq"] = json!(seq);
+        payload["v"] = json!(1);
+        let message = Published {
+            board: BOARD.to_owned(),
+            seq,
+            topic,
+            at_ms: 0,
+            payload: Arc::new(payload),
+        };
+        self.archive.log.lock().unwrap().push(message.clone());
+        self.hub.publish(message);
+        seq
+    }
+
+    /// Publishes a move and the state after it.
+    pub(super) fn play(&self, move_number: u64) -> u64 {
+        self.publish(
+            Topic::Moves,
+            json!({"number": move_number, "color": "black", "point": "D4"}),
+        );
+        self.publish(Topic::State, build_state(0, move_number))
+    }
+
+    pub(super) async fn get(&self, path: &str) -> reqwest::Response {
+        self.client.get(self.url(path)).send().await.unwrap()
+    }
+
+    pub(super) async fn get_as_arbiter(&self, path: &str) -> reqwest::Response {
+        self.client
+            .get(self.url(path))
+            .bearer_auth(TOKEN)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    pub(super) async fn post(
+        &self,
+        path: &str,
+        token: Option<&str>,
+        body: &str,
+    ) -> reqwest::Response {
+        let mut request = self
+            .client
+            .post(self.url(path))
+            .header("content-type", "application/json")
+            .body(body.to_owned());
+        if let Some(token) = token {
+            request = request.bearer_auth(token);
+        }
+        request.send().await.unwrap()
+    }
+
+    pub(super) async fn stop(self) {
+        self.shutdown.cancel();
+        let finished = tokio::time::timeout(Duration::from_secs(10), self.server).await;
+        assert!(finished.is_ok(), "server did not stop after shutdown");
+    }
+}
+
+/// Status and JSON body; asserts the body is JSON.
+pub(super) async fn json_of(response: reqwest::Response) -> (u16, Value) {
+    let status = response.status().as_u16();
+    let text = response.text().await.unwrap();
+    let value =
+        serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
+    (status, value)
+}
+
+/// One parsed SSE event.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) struct SseEvent {
+    pub(super) id: Option<String>,
+    pub(super) event: Option<String>,
+    pub(super) data: String,
+}
+
+impl SseEvent {
+    pub(super) fn seq(&self) -> u64 {
+        self.id
+            .as_deref()
+            .and_then(|id| id.parse().ok())
+            .unwrap_or(0)
+    }
+}
+
+/// Reads `text/event-stream` frames from a reqwest response.
+pub(super) struct SseReader {
+    stream: Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send>>,
+    buffer: String,
+}
+
+impl SseReader {
+    pub(super) fn new(response: reqwest::Response) -> Self {
+        assert_eq!(response.status().as_u16(), 200);
+        let content_type = response.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .to_owned();
+        assert!(
+            content_type.starts_with("text/event-stream"),
+            "{content_type}"
+        );
+        Self {
+            stream: Box::pin(response.bytes_stream()),
+            buffer: String::new(),
+        }
+    }
+
+    /// The next event (comments skipped), or None when the stream ends; fails after 10 s of silence.
+    pub(super) async fn next(&mut self) -> Option<SseEvent> {
+        loop {
+            if let Some(end) = self.buffer.find("\n\n") {
+                let frame: String = self.buffer.drain(..end + 2).collect();
+                if let Some(event) = parse_frame(&frame) {
+                    return Some(event);
+                }
+                continue;
+            }
+            let chunk = tokio::time::timeout(Duration::from_secs(10), self.stream.next())
+                .await
+                .expect("SSE stalled");
+            match chunk {
+                Some(Ok(bytes)) => self.buffer.push_str(std::str::from_utf8(&bytes).unwrap()),
+                _ => return None,
+            }
+        }
+    }
+}
+
+fn parse_frame(frame: &str) -> Option<SseEvent> {
+    let mut event = SseEvent {
+        id: None,
+        event: None,
+        data: String::new(),
+    };
+    let mut any = false;
+    for line in frame
+        .lines()
+        .filter(|l| !l.starts_with(':') && !l.is_empty())
+    {
+        let (field, value) = line
+            .split_once(':')
+            .map_or((line, ""), |(f, v)| (f, v.strip_prefix(' ').unwrap_or(v)));
+        any = true;
+        match field {
+            "id" => event.id = Some(value.to_owned()),
+            "event" => event.event = Some(value.to_owned()),
+            "data" => event.data.push_str(value),
+            _ => {}
+        }
+    }
+    any.then_some(event)
+}

@@ -1,0 +1,102 @@
+//! The journal's read side for publishers: events since a seq (SSE resume) and finished games (`/games`).
+
+use std::sync::{Arc, Mutex};
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::batch::topic_from_name;
+use super::recover::from_sql;
+use super::writer::to_sql;
+use crate::hub::{Archive, Published, RequestError};
+
+/// [`Archive`] over its own SQLite connection (WAL lets it read while the writer commits).
+pub struct SqliteArchive {
+    conn: Mutex<Connection>,
+}
+
+impl SqliteArchive {
+    pub(super) fn new(conn: Connection) -> Self {
+        Self {
+            conn: Mutex::new(conn),
+        }
+    }
+
+    fn with<T>(
+        &self,
+        read: impl FnOnce(&Connection) -> rusqlite::Result<T>,
+    ) -> Result<T, RequestError> {
+        // A poisoned lock means a panic mid-read; the connection itself is still fine.
+        let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
+        read(&conn).map_err(|err| {
+            tracing::error!(cause = %err, "journal read failed");
+            RequestError::Unavailable(format!("journal ({err})"))
+        })
+    }
+}
+
+fn parse_json(text: &str) -> serde_json::Value {
+    // Only this daemon writes these columns; an unreadable one is shown as null, never a crash.
+    serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
+}
+
+impl Archive for SqliteArchive {
+    fn events_since(
+        &self,
+        board: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<Published>, RequestError> {
+        self.with(|conn| {
+            let mut stmt = conn.prepare_cached(
+                "SELECT seq, topic, at_ms, payload FROM events WHERE board = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
+            )?;
+            let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+            let rows = stmt.query_map(params![board, to_sql(after), limit], |row| {
+                let topic: String = row.get(1)?;
+                let payload: String = row.get(3)?;
+                Ok((from_sql(row.get(0)?), topic, from_sql(row.get(2)?), payload))
+            })?;
+            let mut out = Vec::new();
+            for row in rows {
+                let (seq, topic, at_ms, payload) = row?;
+                let Some(topic) = topic_from_name(&topic) else { continue };
+                out.push(Published {
+                    board: board.to_owned(),
+                    seq,
+                    topic,
+                    at_ms,
+                    payload: Arc::new(parse_json(&payload)),
+                });
+            }
+            Ok(out)
+        })
+    }
+
+    fn games(&self) -> Result<Vec<serde_json::Value>, RequestError> {
+        self.with(|conn| {
+            let mut stmt = conn
+                .prepare_cached("SELECT summary FROM games ORDER BY finished_ms DESC, id DESC")?;
+            let rows = stmt.query_map([], |row| row.get::<_, String>(0))?;
+            rows.map(|row| row.map(|text| parse_json(&text))).collect()
+        })
+    }
+
+    fn game(&self, id: &str) -> Result<Option<serde_json::Value>, RequestError> {
+        self.with(|conn| {
+            conn.query_row("SELECT state FROM games WHERE id = ?1", [id], |row| {
+                row.get::<_, String>(0)
+            })
+            .optional()
+            .map(|found| found.map(|text| parse_json(&text)))
+        })
+    }
+
+    fn game_sgf(&self, id: &str) -> Result<Option<String>, RequestError> {
+        self.with(|conn| {
+            conn.query_row("SELECT sgf FROM games WHERE id = ?1", [id], |row| {
+                row.get(0)
+            })
+            .optional()
+        })
+    }
+}

@@ -1,0 +1,89 @@
+//! What one board hands the journal in one go: inputs, the messages they caused, epoch and game changes.
+
+use crate::hub::{Published, Topic};
+
+/// One referee input as journaled: host receive time and the input's JSON.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputRecord {
+    /// Host time in ms since the epoch.
+    pub at_ms: u64,
+    /// The serialized referee input.
+    pub json: String,
+}
+
+/// A finished game as archived under `/games`.
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// Game id, e.g. `2026-11-30-table-1-1`.
+    pub id: String,
+    /// Host time it was archived.
+    pub finished_ms: u64,
+    /// The `/games` list entry.
+    pub summary: serde_json::Value,
+    /// The final board state.
+    pub state: serde_json::Value,
+    /// The game record.
+    pub sgf: String,
+}
+
+/// Writes of one board committed atomically, before anything in it is published.
+#[derive(Clone, Debug, Default)]
+pub struct Batch {
+    /// Board id.
+    pub board: String,
+    /// Epoch the inputs belong to.
+    pub epoch: u64,
+    /// Open this epoch first (a new referee lifetime).
+    pub open_epoch: bool,
+    /// Referee inputs, in order.
+    pub inputs: Vec<InputRecord>,
+    /// Messages to publish once committed.
+    pub events: Vec<Published>,
+    /// A game to archive (insert or replace, e.g. a corrected result).
+    pub game: Option<GameRecord>,
+    /// Close the epoch after this batch.
+    pub close_epoch: bool,
+}
+
+impl Batch {
+    /// An empty batch for `board` in `epoch`.
+    pub fn new(board: &str, epoch: u64) -> Self {
+        Self {
+            board: board.to_owned(),
+            epoch,
+            ..Self::default()
+        }
+    }
+
+    /// Nothing to write.
+    pub fn is_empty(&self) -> bool {
+        self.inputs.is_empty()
+            && self.events.is_empty()
+            && self.game.is_none()
+            && !self.open_epoch
+            && !self.close_epoch
+    }
+}
+
+/// The SQL name of a topic.
+pub(crate) fn topic_name(topic: Topic) -> &'static str {
+    match topic {
+        Topic::State => "state",
+        Topic::Moves => "moves",
+        Topic::Infractions => "infractions",
+        Topic::Clock => "clock",
+        Topic::Device => "device",
+    }
+}
+
+/// The topic of an SQL name.
+pub(crate) fn topic_from_name(name: &str) -> Option<Topic> {
+    Some(match name {
+        "state" => Topic::State,
+        "moves" => Topic::Moves,
+        "infractions" => Topic::Infractions,
+        "clock" => Topic::Clock,
+        "device" => Topic::Device,
+        _ => return None,
+    })
+}

@@ -1,0 +1,129 @@
+//! The SQLite journal: every referee input and every published message, committed before publication; finished games kept.
+
+mod archive;
+mod batch;
+mod recover;
+mod schema;
+mod writer;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread::JoinHandle;
+
+use tokio::sync::oneshot;
+
+use crate::config::{JournalConfig, Synchronous};
+
+pub use archive::SqliteArchive;
+pub use batch::{Batch, GameRecord, InputRecord};
+pub use recover::Recovered;
+
+/// Why the journal failed. Clone, so one failed group commit can answer every board in it.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum JournalError {
+    /// SQLite refused (disk full, locked, corrupt file...).
+    #[error("sqlite: {0}")]
+    Sqlite(String),
+    /// A stored JSON text did not parse, or a value did not serialize.
+    #[error("json: {0}")]
+    Json(String),
+    /// The writer thread is gone (shutdown).
+    #[error("the journal is closed")]
+    Closed,
+}
+
+impl From<rusqlite::Error> for JournalError {
+    fn from(err: rusqlite::Error) -> Self {
+        Self::Sqlite(err.to_string())
+    }
+}
+
+impl From<serde_json::Error> for JournalError {
+    fn from(err: serde_json::Error) -> Self {
+        Self::Json(err.to_string())
+    }
+}
+
+/// Cheap cloneable handle on the journal: writes go to one writer thread, reads use their own connection.
+#[derive(Clone)]
+pub struct Journal {
+    requests: mpsc::Sender<writer::Request>,
+    path: PathBuf,
+    writer: Arc<Mutex<Option<JoinHandle<()>>>>,
+}
+
+impl Journal {
+    /// Open or create the journal file and start the writer thread.
+    pub fn open(config: &JournalConfig) -> Result<Self, JournalError> {
+        let conn = schema::open(&config.path, config.synchronous)?;
+        let (requests, receiver) = mpsc::channel();
+        let window = config.commit_window.0;
+        let writer = std::thread::Builder::new()
+            .name("journal-writer".into())
+            .spawn(move || writer::run(conn, receiver, window))
+            .map_err(|err| {
+                JournalError::Sqlite(format!("cannot start the writer thread: {err}"))
+            })?;
+        Ok(Self {
+            requests,
+            path: config.path.clone(),
+            writer: Arc::new(Mutex::new(Some(writer))),
+        })
+    }
+
+    /// The journal file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Commit `batch`; returns once it is durable at the configured level.
+    pub async fn write(&self, batch: Batch) -> Result<(), JournalError> {
+        let (ack, done) = oneshot::channel();
+        self.requests
+            .send(writer::Request::Write(Box::new(batch), ack))
+            .map_err(|_| JournalError::Closed)?;
+        done.await.map_err(|_| JournalError::Closed)?
+    }
+
+    /// Wait until everything written before is committed.
+    pub async fn flush(&self) -> Result<(), JournalError> {
+        let (ack, done) = oneshot::channel();
+        self.requests
+            .send(writer::Request::Flush(ack))
+            .map_err(|_| JournalError::Closed)?;
+        done.await.map_err(|_| JournalError::Closed)?
+    }
+
+    /// What a board needs to resume: its last seq, its open epoch and that epoch's inputs.
+    pub fn recover(&self, board: &str) -> Result<Recovered, JournalError> {
+        let conn = self.reader()?;
+        recover::recover(&conn, board)
+    }
+
+    /// The read side for publishers (SSE resume, finished games).
+    pub fn archive(&self) -> Result<SqliteArchive, JournalError> {
+        Ok(SqliteArchive::new(self.reader()?))
+    }
+
+    /// Flush, then stop the writer thread once every handle is dropped.
+    pub async fn close(self) -> Result<(), JournalError> {
+        self.flush().await?;
+        let handle = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
+        drop(self.requests);
+        if let Some(handle) = handle {
+            // Other clones may still hold senders; the thread then ends with the process.
+            if handle.is_finished() {
+                let _ = handle.join();
+            }
+        }
+        Ok(())
+    }
+
+    fn reader(&self) -> Result<rusqlite::Connection, JournalError> {
+        // Readers never write; NORMAL is enough for them.
+        Ok(schema::open(&self.path, Synchronous::Normal)?)
+    }
+}
+
+#[cfg(test)]
+mod tests;

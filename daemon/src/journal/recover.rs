@@ -1,0 +1,73 @@
+//! Reading back what a board needs after a restart: last seq, open epoch and its inputs in order.
+
+use rusqlite::{Connection, OptionalExtension, params};
+
+use super::JournalError;
+use super::batch::InputRecord;
+
+/// A board's journaled past.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Recovered {
+    /// The highest seq ever published for the board (0: none).
+    pub last_seq: u64,
+    /// The epoch to continue, if one is still open.
+    pub open_epoch: Option<u64>,
+    /// The highest epoch number used (0: none).
+    pub last_epoch: u64,
+    /// The open epoch's inputs, oldest first, to replay.
+    pub inputs: Vec<InputRecord>,
+    /// Number of games archived for this board (to number the next one).
+    pub games: u64,
+}
+
+pub(super) fn recover(conn: &Connection, board: &str) -> Result<Recovered, JournalError> {
+    let last_seq: i64 = conn.query_row(
+        "SELECT COALESCE(MAX(seq), 0) FROM events WHERE board = ?1",
+        [board],
+        |r| r.get(0),
+    )?;
+    let last_epoch: i64 = conn.query_row(
+        "SELECT COALESCE(MAX(epoch), 0) FROM epochs WHERE board = ?1",
+        [board],
+        |r| r.get(0),
+    )?;
+    let games: i64 = conn.query_row(
+        "SELECT COUNT(*) FROM games WHERE board = ?1",
+        [board],
+        |r| r.get(0),
+    )?;
+    let open_epoch: Option<i64> = conn
+        .query_row(
+            "SELECT epoch FROM epochs WHERE board = ?1 AND closed_ms IS NULL ORDER BY epoch DESC LIMIT 1",
+            [board],
+            |r| r.get(0),
+        )
+        .optional()?;
+    let mut inputs = Vec::new();
+    if let Some(epoch) = open_epoch {
+        let mut stmt = conn.prepare(
+            "SELECT at_ms, input FROM inputs WHERE board = ?1 AND epoch = ?2 ORDER BY id",
+        )?;
+        let rows = stmt.query_map(params![board, epoch], |row| {
+            Ok(InputRecord {
+                at_ms: from_sql(row.get(0)?),
+                json: row.get(1)?,
+            })
+        })?;
+        for row in rows {
+            inputs.push(row?);
+        }
+    }
+    Ok(Recovered {
+        last_seq: from_sql(last_seq),
+        open_epoch: open_epoch.map(from_sql),
+        last_epoch: from_sql(last_epoch),
+        inputs,
+        games: from_sql(games),
+    })
+}
+
+/// Stored integers are never negative; a negative one (hand-edited file) reads as 0.
+pub(super) fn from_sql(value: i64) -> u64 {
+    u64::try_from(value).unwrap_or(0)
+}

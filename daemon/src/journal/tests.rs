@@ -1,0 +1,168 @@
+//! Unit tests of the journal on a real SQLite file: group commit, recovery, archive reads.
+
+use std::sync::Arc;
+
+use super::*;
+use crate::config::Span;
+use crate::hub::{Archive, Published, Topic};
+
+fn build_journal(dir: &tempfile::TempDir, synchronous: Synchronous) -> Journal {
+    let config = JournalConfig {
+        path: dir.path().join("journal.sqlite"),
+        synchronous,
+        commit_window: Span(std::time::Duration::from_millis(1)),
+    };
+    Journal::open(&config).expect("open journal")
+}
+
+fn build_event(board: &str, seq: u64, topic: Topic) -> Published {
+    Published {
+        board: board.into(),
+        seq,
+        topic,
+        at_ms: 1_000 + seq,
+        payload: Arc::new(serde_json::json!({"v": 1, "seq": seq})),
+    }
+}
+
+fn build_batch(board: &str, epoch: u64, inputs: &[&str], seqs: &[u64]) -> Batch {
+    let mut batch = Batch::new(board, epoch);
+    batch.inputs = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, json)| InputRecord {
+            at_ms: i as u64,
+            json: (*json).into(),
+        })
+        .collect();
+    batch.events = seqs
+        .iter()
+        .map(|&seq| build_event(board, seq, Topic::Moves))
+        .collect();
+    batch
+}
+
+#[tokio::test]
+async fn inputs_and_seq_survive_reopen() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    {
+        let journal = build_journal(&dir, Synchronous::Full);
+        let mut first = build_batch("t1", 1, &["{\"a\":1}", "{\"a\":2}"], &[1, 2]);
+        first.open_epoch = true;
+        journal.write(first).await.expect("write");
+        journal
+            .write(build_batch("t1", 1, &["{\"a\":3}"], &[3]))
+            .await
+            .expect("write");
+        journal
+            .write(build_batch("t2", 1, &["{\"b\":1}"], &[1]))
+            .await
+            .expect("write");
+        journal.close().await.expect("close");
+    }
+    let journal = build_journal(&dir, Synchronous::Normal);
+    let t1 = journal.recover("t1").expect("recover");
+    assert_eq!(t1.last_seq, 3);
+    assert_eq!(t1.open_epoch, Some(1));
+    let inputs: Vec<&str> = t1.inputs.iter().map(|i| i.json.as_str()).collect();
+    assert_eq!(inputs, ["{\"a\":1}", "{\"a\":2}", "{\"a\":3}"]);
+    let t2 = journal.recover("t2").expect("recover");
+    assert_eq!(
+        (t2.last_seq, t2.open_epoch),
+        (1, None),
+        "t2 never opened an epoch"
+    );
+    assert_eq!(
+        journal.recover("t3").expect("recover"),
+        Recovered::default()
+    );
+}
+
+#[tokio::test]
+async fn concurrent_writers_share_commits_and_keep_order() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let journal = build_journal(&dir, Synchronous::Normal);
+    let mut tasks = Vec::new();
+    for board in ["a", "b", "c"] {
+        let journal = journal.clone();
+        tasks.push(tokio::spawn(async move {
+            for seq in 1..=50 {
+                journal
+                    .write(build_batch(board, 1, &["{}"], &[seq]))
+                    .await
+                    .expect("write");
+            }
+        }));
+    }
+    for task in tasks {
+        task.await.expect("join");
+    }
+    let archive = journal.archive().expect("archive");
+    for board in ["a", "b", "c"] {
+        let seqs: Vec<u64> = archive
+            .events_since(board, 10, 1000)
+            .expect("read")
+            .iter()
+            .map(|e| e.seq)
+            .collect();
+        assert_eq!(seqs, (11..=50).collect::<Vec<_>>());
+    }
+    assert_eq!(
+        archive.events_since("a", 0, 5).expect("read").len(),
+        5,
+        "limit is honoured"
+    );
+}
+
+#[tokio::test]
+async fn duplicate_seq_fails_the_whole_batch() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let journal = build_journal(&dir, Synchronous::Normal);
+    journal
+        .write(build_batch("t1", 1, &["{}"], &[1]))
+        .await
+        .expect("write");
+    let err = journal
+        .write(build_batch("t1", 1, &["{\"x\":1}"], &[2, 1]))
+        .await;
+    assert!(matches!(err, Err(JournalError::Sqlite(_))), "{err:?}");
+    let recovered = journal.recover("t1").expect("recover");
+    assert_eq!(
+        (recovered.last_seq, recovered.inputs.len()),
+        (1, 0),
+        "nothing of the failed batch is kept"
+    );
+}
+
+#[tokio::test]
+async fn closed_epochs_are_not_replayed_and_games_are_served() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let journal = build_journal(&dir, Synchronous::Normal);
+    let mut batch = build_batch("t1", 1, &["{}"], &[1]);
+    batch.open_epoch = true;
+    batch.close_epoch = true;
+    batch.game = Some(GameRecord {
+        id: "2026-11-30-t1-1".into(),
+        finished_ms: 5,
+        summary: serde_json::json!({"game": "2026-11-30-t1-1", "result": "B+R"}),
+        state: serde_json::json!({"phase": "finished"}),
+        sgf: "(;GM[1]RE[B+R])".into(),
+    });
+    journal.write(batch).await.expect("write");
+    let recovered = journal.recover("t1").expect("recover");
+    assert_eq!(
+        (recovered.open_epoch, recovered.last_epoch, recovered.games),
+        (None, 1, 1)
+    );
+    let archive = journal.archive().expect("archive");
+    assert_eq!(archive.games().expect("games")[0]["result"], "B+R");
+    assert_eq!(
+        archive.game("2026-11-30-t1-1").expect("game"),
+        Some(serde_json::json!({"phase": "finished"}))
+    );
+    assert_eq!(
+        archive.game_sgf("2026-11-30-t1-1").expect("sgf").as_deref(),
+        Some("(;GM[1]RE[B+R])")
+    );
+    assert_eq!(archive.game("nope").expect("game"), None);
+}

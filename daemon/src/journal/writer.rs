@@ -1,0 +1,120 @@
+//! The journal's writer thread: gathers batches from every board into one transaction (group commit), then acknowledges them.
+
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::{Duration, Instant};
+
+use rusqlite::{Connection, Transaction, params};
+use tokio::sync::oneshot;
+
+use super::JournalError;
+use super::batch::{Batch, topic_name};
+
+/// A request to the writer thread.
+pub(crate) enum Request {
+    /// Write this batch; answer once it is committed.
+    Write(Box<Batch>, oneshot::Sender<Result<(), JournalError>>),
+    /// Answer once everything sent before is committed.
+    Flush(oneshot::Sender<Result<(), JournalError>>),
+}
+
+/// Runs until every sender is dropped. `window` bounds how long the first
+/// request of a commit waits for company.
+pub(crate) fn run(mut conn: Connection, requests: Receiver<Request>, window: Duration) {
+    while let Ok(first) = requests.recv() {
+        let mut pending = vec![first];
+        let deadline = Instant::now() + window;
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match requests.recv_timeout(left) {
+                Ok(request) => pending.push(request),
+                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => break,
+            }
+            if pending.len() >= 256 {
+                break;
+            }
+        }
+        commit(&mut conn, pending);
+    }
+    tracing::debug!("journal writer stopped");
+}
+
+fn commit(conn: &mut Connection, pending: Vec<Request>) {
+    let outcome = conn
+        .transaction()
+        .map_err(JournalError::from)
+        .and_then(|tx| {
+            for request in &pending {
+                if let Request::Write(batch, _) = request {
+                    write_batch(&tx, batch)?;
+                }
+            }
+            tx.commit().map_err(JournalError::from)
+        });
+    if let Err(err) = &outcome {
+        tracing::error!(cause = %err, batches = pending.len(), "journal commit failed; nothing of it is published");
+    }
+    for request in pending {
+        let ack = match request {
+            Request::Write(_, ack) | Request::Flush(ack) => ack,
+        };
+        // A board that stopped waiting is not the journal's problem.
+        let _ = ack.send(outcome.clone());
+    }
+}
+
+fn write_batch(tx: &Transaction<'_>, batch: &Batch) -> Result<(), JournalError> {
+    let board = batch.board.as_str();
+    let epoch = i64::try_from(batch.epoch).unwrap_or(i64::MAX);
+    if batch.open_epoch {
+        let opened = batch.inputs.first().map_or(0, |input| input.at_ms);
+        tx.execute(
+            "INSERT OR IGNORE INTO epochs (board, epoch, opened_ms) VALUES (?1, ?2, ?3)",
+            params![board, epoch, to_sql(opened)],
+        )?;
+    }
+    let mut insert_input = tx.prepare_cached(
+        "INSERT INTO inputs (board, epoch, at_ms, input) VALUES (?1, ?2, ?3, ?4)",
+    )?;
+    for input in &batch.inputs {
+        insert_input.execute(params![board, epoch, to_sql(input.at_ms), input.json])?;
+    }
+    let mut insert_event = tx.prepare_cached(
+        "INSERT INTO events (board, seq, topic, at_ms, payload) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for event in &batch.events {
+        let payload = serde_json::to_string(&*event.payload)?;
+        insert_event.execute(params![
+            board,
+            to_sql(event.seq),
+            topic_name(event.topic),
+            to_sql(event.at_ms),
+            payload
+        ])?;
+    }
+    if let Some(game) = &batch.game {
+        tx.execute(
+            "INSERT OR REPLACE INTO games (id, board, finished_ms, summary, state, sgf) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+            params![
+                game.id,
+                board,
+                to_sql(game.finished_ms),
+                serde_json::to_string(&game.summary)?,
+                serde_json::to_string(&game.state)?,
+                game.sgf
+            ],
+        )?;
+    }
+    if batch.close_epoch {
+        let closed = batch.events.last().map_or(0, |event| event.at_ms);
+        tx.execute(
+            "UPDATE epochs SET closed_ms = ?3 WHERE board = ?1 AND epoch = ?2",
+            params![board, epoch, to_sql(closed).max(1)],
+        )?;
+    }
+    Ok(())
+}
+
+/// SQLite integers are i64; our times and seqs stay far below 2^63.
+pub(crate) fn to_sql(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}

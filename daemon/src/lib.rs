@@ -1,0 +1,19 @@
+//! goban-bridge as a library: config, journal, board runtime, publishers (HTTP, MQTT) and the commands the binary runs.
+//!
+//! The binary (`main.rs`) is a thin shell over [`cli`]; tests use these
+//! modules directly. Data path: device links → [`runtime`] (referee) →
+//! [`journal`] (committed first) → [`hub`] → `http` and [`mqtt`]; see
+//! docs/architecture.md.
+#![warn(missing_docs)]
+
+pub mod app;
+pub mod broker;
+pub mod cli;
+pub mod commands;
+pub mod config;
+mod http;
+pub mod hub;
+pub mod journal;
+pub mod logging;
+pub mod mqtt;
+pub mod runtime;

@@ -1,0 +1,32 @@
+//! Log set-up: tracing to stderr, human-readable or JSON lines, filtered by `RUST_LOG` or the config.
+
+use tracing_subscriber::EnvFilter;
+
+use crate::config::LogFormat;
+
+/// Install the global subscriber once. The embedded broker's per-connection
+/// chatter (rumqttd logs every ordinary disconnect as an error) is silenced
+/// unless `RUST_LOG` asks for it by name.
+pub fn init(format: LogFormat, filter: &str) {
+    let from_env = std::env::var("RUST_LOG")
+        .ok()
+        .filter(|v| !v.trim().is_empty());
+    let mut directives = from_env.clone().unwrap_or_else(|| filter.to_owned());
+    if !directives.contains("rumqttd") {
+        directives.push_str(",rumqttd=off");
+    }
+    let filter =
+        EnvFilter::try_new(&directives).unwrap_or_else(|_| EnvFilter::new("info,rumqttd=off"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    // A second init (tests) keeps the first subscriber.
+    let _ = match format {
+        LogFormat::Json => builder
+            .json()
+            .flatten_event(true)
+            .with_current_span(true)
+            .try_init(),
+        LogFormat::Text => builder.try_init(),
+    };
+}

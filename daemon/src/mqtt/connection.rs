@@ -1,0 +1,138 @@
+//! The MQTT connection: client options (credentials, TLS, last will) and the event-loop task that reconnects with backoff.
+
+use std::time::Duration;
+
+use rumqttc::{AsyncClient, Event, EventLoop, LastWill, MqttOptions, Packet, QoS, Transport};
+use tokio::sync::watch;
+use tokio_util::sync::CancellationToken;
+
+use super::topics::status_topic;
+
+/// Where and how to connect.
+#[derive(Clone, Debug)]
+pub struct MqttSettings {
+    /// Broker host.
+    pub host: String,
+    /// Broker port.
+    pub port: u16,
+    /// TLS to the broker.
+    pub tls: bool,
+    /// PEM CA file for TLS; default roots when absent.
+    pub ca_file: Option<std::path::PathBuf>,
+    /// Client id.
+    pub client_id: String,
+    /// User name and password.
+    pub credentials: Option<(String, String)>,
+    /// Topic root.
+    pub prefix: String,
+    /// Outgoing queue bound while the broker is away.
+    pub buffer: usize,
+    /// Longest wait between reconnect attempts.
+    pub max_backoff: Duration,
+    /// Broadcast delay of public messages, in ms.
+    pub delay_ms: u64,
+}
+
+/// Why the client could not be set up.
+#[derive(Debug, thiserror::Error)]
+pub enum MqttSetupError {
+    /// The CA file could not be read.
+    #[error("cannot read the MQTT CA file {path}: {source}")]
+    CaFile {
+        /// The file.
+        path: String,
+        /// The OS error.
+        source: std::io::Error,
+    },
+}
+
+/// Client options: clean session, keep-alive, `offline` as retained last will.
+pub(crate) fn options(settings: &MqttSettings) -> Result<MqttOptions, MqttSetupError> {
+    let mut options = MqttOptions::new(
+        settings.client_id.clone(),
+        settings.host.clone(),
+        settings.port,
+    );
+    options.set_keep_alive(Duration::from_secs(5));
+    options.set_clean_session(true);
+    options.set_request_channel_capacity(256);
+    options.set_last_will(LastWill::new(
+        status_topic(&settings.prefix),
+        "offline",
+        QoS::AtLeastOnce,
+        true,
+    ));
+    if let Some((user, password)) = &settings.credentials {
+        options.set_credentials(user.clone(), password.clone());
+    }
+    if settings.tls {
+        let transport = match &settings.ca_file {
+            Some(path) => {
+                let ca = std::fs::read(path).map_err(|source| MqttSetupError::CaFile {
+                    path: path.display().to_string(),
+                    source,
+                })?;
+                Transport::tls(ca, None, None)
+            }
+            None => Transport::tls_with_default_config(),
+        };
+        options.set_transport(transport);
+    }
+    Ok(options)
+}
+
+/// Drive the event loop until `stop`: report connection changes on `connected`,
+/// back off (doubling up to `max_backoff`) between failed attempts, log each outage once.
+pub(crate) async fn drive(
+    mut events: EventLoop,
+    connected: watch::Sender<bool>,
+    max_backoff: Duration,
+    stop: CancellationToken,
+) -> EventLoop {
+    let mut backoff = Duration::from_millis(100);
+    let mut outage_logged = false;
+    loop {
+        let polled = tokio::select! {
+            () = stop.cancelled() => break,
+            polled = events.poll() => polled,
+        };
+        match polled {
+            Ok(Event::Incoming(Packet::ConnAck(_))) => {
+                tracing::info!("MQTT connected");
+                backoff = Duration::from_millis(100);
+                outage_logged = false;
+                let _ = connected.send(true);
+            }
+            Ok(_) => {}
+            Err(err) => {
+                let _ = connected.send(false);
+                if !outage_logged {
+                    tracing::warn!(cause = %err, "MQTT broker unreachable; buffering and retrying");
+                    outage_logged = true;
+                }
+                metrics::counter!("goban_mqtt_connection_errors_total").increment(1);
+                tokio::select! {
+                    () = stop.cancelled() => break,
+                    () = tokio::time::sleep(backoff) => {}
+                }
+                backoff = (backoff * 2).min(max_backoff);
+            }
+        }
+    }
+    events
+}
+
+/// Let the event loop flush what the client queued, up to `grace`, then stop it.
+pub(crate) async fn flush(client: &AsyncClient, mut events: EventLoop, grace: Duration) {
+    let _ = client.try_disconnect();
+    let _ = tokio::time::timeout(grace, async {
+        // Poll until the disconnect went out (or the connection broke).
+        loop {
+            match events.poll().await {
+                Ok(Event::Outgoing(rumqttc::Outgoing::Disconnect)) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+    })
+    .await;
+}

@@ -1,0 +1,132 @@
+//! One board's referee behind a JSON-journalable face: build it from config, feed inputs, drain and classify outputs.
+
+use goban_referee::{
+    DeviceCommand, EventKind, Input, Referee, RefereeConfig, RefereeError, Timestamp,
+};
+
+use crate::config::{BoardConfig, ButtonSide, RefereeDefaults, Ruleset};
+use crate::hub::Topic;
+
+/// What one input produced, ready to be numbered and published.
+#[derive(Debug, Default)]
+pub struct Outputs {
+    /// Event payloads with their topic (`seq` is set later by the numbering step).
+    pub events: Vec<(Topic, serde_json::Value)>,
+    /// Commands for the devices.
+    pub commands: Vec<DeviceCommand>,
+}
+
+/// A board's referee plus what the daemon needs around it.
+pub struct Engine {
+    referee: Referee,
+}
+
+/// Map the daemon's board config onto the referee's.
+pub fn referee_config(board: &BoardConfig, defaults: &RefereeDefaults) -> RefereeConfig {
+    let auto = board
+        .auto_sanction(defaults)
+        .iter()
+        .filter_map(|kind| {
+            serde_json::from_value(serde_json::Value::String(kind.as_str().to_owned())).ok()
+        })
+        .collect();
+    RefereeConfig {
+        board: board.id.as_str().to_owned(),
+        size: board.size.get(),
+        settle_ms: board.settle_time(defaults).as_ms(),
+        auto_sanction: auto,
+        black_button: match board.black_button {
+            ButtonSide::L => goban_referee::Button::L,
+            ButtonSide::R => goban_referee::Button::R,
+        },
+        ruleset: match board.ruleset {
+            Ruleset::Cn2002 => goban_rules::Ruleset::Cn2002,
+            Ruleset::Jk => goban_rules::Ruleset::Jk,
+            Ruleset::Ing => goban_rules::Ruleset::Ing,
+            Ruleset::Historical => goban_rules::Ruleset::Historical,
+        },
+        komi: Some(board.komi()),
+        time_control: board.time_control.parsed(),
+        black: board.black.clone(),
+        white: board.white.clone(),
+        ..RefereeConfig::default()
+    }
+}
+
+impl Engine {
+    /// A fresh referee.
+    pub fn new(config: RefereeConfig) -> Result<Self, RefereeError> {
+        Ok(Self {
+            referee: Referee::new(config)?,
+        })
+    }
+
+    /// Feed one input; outputs are collected even when the referee refuses it.
+    pub fn handle(&mut self, now_ms: u64, input: Input) -> (Result<(), RefereeError>, Outputs) {
+        let result = self.referee.handle(Timestamp(now_ms), input);
+        (result, self.drain())
+    }
+
+    /// Replay a journaled input, discarding outputs (they were published before the restart).
+    pub fn replay(&mut self, now_ms: u64, json: &str) -> Result<(), String> {
+        let input: Input = serde_json::from_str(json)
+            .map_err(|err| format!("unreadable input {json:?}: {err}"))?;
+        let _ = self.referee.handle(Timestamp(now_ms), input);
+        let _ = self.drain();
+        Ok(())
+    }
+
+    /// The next instant at which a timeout input is due, in ms since the epoch.
+    pub fn poll_timeout(&self) -> Option<u64> {
+        self.referee.poll_timeout().map(|t| t.0)
+    }
+
+    /// The api.md board state.
+    pub fn state(&self) -> serde_json::Value {
+        serde_json::to_value(self.referee.state()).unwrap_or(serde_json::Value::Null)
+    }
+
+    /// The live game as SGF, written by the rules core from the referee's record.
+    pub fn sgf(&self) -> String {
+        self.referee.sgf()
+    }
+
+    fn drain(&mut self) -> Outputs {
+        let mut out = Outputs::default();
+        while let Some(event) = self.referee.poll_event() {
+            let Some(topic) = topic_of(&event.kind) else {
+                continue;
+            };
+            match serde_json::to_value(&event) {
+                Ok(payload) => out.events.push((topic, payload)),
+                Err(err) => tracing::error!(cause = %err, "referee event did not serialize"),
+            }
+        }
+        while let Some(command) = self.referee.poll_device_command() {
+            out.commands.push(command);
+        }
+        out
+    }
+}
+
+/// The topic an event goes to; `None` for those only visible through the state topic.
+pub fn topic_of(kind: &EventKind) -> Option<Topic> {
+    match kind {
+        // A correction with `was == now` only fills in the time left at the
+        // completing press: a clock reading, not a second move event (api.md:
+        // `moves` carries one event per move).
+        EventKind::Correction { was, now, .. } if was == now => Some(Topic::Clock),
+        EventKind::MovePlayed { .. } | EventKind::Correction { .. } => Some(Topic::Moves),
+        EventKind::InfractionRaised { .. } | EventKind::InfractionChanged { .. } => {
+            Some(Topic::Infractions)
+        }
+        EventKind::Clock { .. } | EventKind::ClockCall { .. } | EventKind::FlagFall { .. } => {
+            Some(Topic::Clock)
+        }
+        EventKind::Device { .. } => Some(Topic::Device),
+        EventKind::Phase { .. }
+        | EventKind::Result { .. }
+        | EventKind::Guidance { .. }
+        | EventKind::StateChanged => None,
+    }
+}

@@ -1,0 +1,146 @@
+//! The board runtime: one supervisor task per board wiring device links, referee, journal and hub together.
+
+pub mod control;
+pub mod core;
+pub mod devices;
+pub mod engine;
+pub mod health;
+pub mod supervisor;
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, RwLock};
+
+use goban_hardware::{LinkConfig, SerialConnector, spawn_link};
+use goban_protocol::DeviceKind;
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
+
+use crate::config::{BoardConfig, Config};
+use crate::hub::Hub;
+use crate::journal::Journal;
+use control::BoardHandle;
+use core::BoardCore;
+use supervisor::Wiring;
+
+/// Why a board could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The journal could not be read.
+    #[error("board {board}: journal: {source}")]
+    Journal {
+        /// Board id.
+        board: String,
+        /// The cause.
+        source: crate::journal::JournalError,
+    },
+    /// The referee refused the board's settings.
+    #[error("board {board}: referee: {message}")]
+    Referee {
+        /// Board id.
+        board: String,
+        /// The referee's words.
+        message: String,
+    },
+}
+
+/// The running tasks of every board: device links and supervisors.
+pub struct Boards {
+    /// Supervisor tasks; each ends after its final device message once `cancel` fires.
+    pub supervisors: Vec<JoinHandle<()>>,
+    /// Device link tasks.
+    pub links: Vec<JoinHandle<goban_hardware::LinkStats>>,
+}
+
+/// Recover every board from the journal, register it with the hub and start its tasks.
+pub fn start(
+    config: &Config,
+    hub: &Hub,
+    journal: &Journal,
+    cancel: &CancellationToken,
+) -> Result<Boards, StartError> {
+    let mut boards = Boards {
+        supervisors: Vec::new(),
+        links: Vec::new(),
+    };
+    for board in &config.boards {
+        start_board(board, config, hub, journal, cancel, &mut boards)?;
+    }
+    Ok(boards)
+}
+
+fn start_board(
+    board: &BoardConfig,
+    config: &Config,
+    hub: &Hub,
+    journal: &Journal,
+    cancel: &CancellationToken,
+    boards: &mut Boards,
+) -> Result<(), StartError> {
+    let id = board.id.as_str().to_owned();
+    let span = tracing::info_span!("board", board = %id);
+    let _entered = span.enter();
+    let recovered = journal.recover(&id).map_err(|source| StartError::Journal {
+        board: id.clone(),
+        source,
+    })?;
+    let sgf = Arc::new(RwLock::new(String::new()));
+    let referee = engine::referee_config(board, &config.referee);
+    let core = BoardCore::recover(
+        referee,
+        recovered,
+        journal.clone(),
+        hub.clone(),
+        sgf.clone(),
+    )
+    .map_err(|err| StartError::Referee {
+        board: id.clone(),
+        message: err.to_string(),
+    })?;
+    let (request_tx, requests) = mpsc::channel(32);
+    hub.register(
+        &id,
+        core.state(),
+        Arc::new(BoardHandle::new(&id, request_tx, sgf)),
+    );
+    let (event_tx, events) = mpsc::channel(1024);
+    let mut links = BTreeMap::new();
+    for (path, kinds) in ports_of(board) {
+        let mut connector = SerialConnector::new(&path);
+        connector.settings.baud = board.baud;
+        let label = goban_hardware::Connector::label(&connector);
+        let (handle, task) = spawn_link(
+            connector,
+            LinkConfig::expecting(&kinds),
+            event_tx.clone(),
+            cancel.child_token(),
+        );
+        boards.links.push(task);
+        links.insert(label, (handle, kinds));
+    }
+    let wiring = Wiring {
+        events,
+        requests,
+        links,
+    };
+    let task = supervisor::run(core, wiring, board.autostart, cancel.clone());
+    drop(_entered);
+    boards.supervisors.push(tokio::spawn(task.instrument(span)));
+    Ok(())
+}
+
+/// One link per distinct port: a shared port serves both devices.
+fn ports_of(board: &BoardConfig) -> Vec<(std::path::PathBuf, Vec<DeviceKind>)> {
+    if board.clock_port() == &board.board_port {
+        vec![(
+            board.board_port.clone(),
+            vec![DeviceKind::Board, DeviceKind::Clock],
+        )]
+    } else {
+        vec![
+            (board.board_port.clone(), vec![DeviceKind::Board]),
+            (board.clock_port().clone(), vec![DeviceKind::Clock]),
+        ]
+    }
+}
