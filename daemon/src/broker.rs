@@ -40,7 +40,7 @@ pub fn start(host: IpAddr, preferred: u16) -> Result<SocketAddr, BrokerError> {
     let addr = SocketAddr::new(host, pick_port(host, preferred)?);
     let connections = rumqttd::ConnectionSettings {
         connection_timeout_ms: 60_000,
-        max_payload_size: 1 << 20,
+        max_payload_size: crate::mqtt::MAX_PACKET_BYTES,
         max_inflight_count: 500,
         auth: None,
         external_auth: None,

@@ -56,6 +56,7 @@ pub(crate) fn options(settings: &MqttSettings) -> Result<MqttOptions, MqttSetupE
     options.set_keep_alive(Duration::from_secs(5));
     options.set_clean_session(true);
     options.set_request_channel_capacity(256);
+    options.set_max_packet_size(super::MAX_PACKET_BYTES, super::MAX_PACKET_BYTES);
     options.set_last_will(LastWill::new(
         status_topic(&settings.prefix),
         "offline",

@@ -20,6 +20,13 @@ pub use topics::{board_topic, delivery, status_topic};
 
 use crate::hub::{Hub, Published, Topic};
 
+/// Largest MQTT packet the daemon sends and its embedded broker accepts.
+///
+/// The retained board state carries every move of the game: a long 19x19
+/// game is tens of kilobytes, far past rumqttc's 10 KiB default, which would
+/// make every state publish fail once a game passes about forty moves.
+pub const MAX_PACKET_BYTES: usize = 1 << 20;
+
 /// Counters of the publisher, readable while it runs.
 #[derive(Debug, Default)]
 pub struct MqttCounters {
