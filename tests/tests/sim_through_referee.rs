@@ -6,15 +6,25 @@ use std::time::Duration;
 use goban_hardware::sim::{Act, FaultScript, HumanProfile, Scenario, SimGame, Timeline};
 use goban_protocol::{Button as WireButton, DeviceKind, Key, PointState};
 use goban_referee::{
-    ArbiterCommand, Button, ClockKey, EventKind, GameSetup, Input, PointChange, Reading, Referee,
-    RefereeConfig, Timestamp,
+    ArbiterCommand, Button, ClockKey, Device, EventKind, GameSetup, Input, PointChange, Reading,
+    Referee, RefereeConfig, Timestamp,
 };
 use goban_rules::{BoardSize, Move};
 
 /// The demo's speed factor (`goban-bridge demo --speed`, default in daemon/src/cli.rs).
 const DEMO_SPEED: f64 = 4.0;
+/// How many corpus games each test plays unless `GOBAN_SIM_GAMES` says otherwise (250: all).
+const GAMES: usize = 60;
 /// An arbitrary wall-clock origin (ms since the epoch) for the virtual time.
 const ORIGIN_MS: u64 = 1_800_000_000_000;
+
+/// The number of games to play: `GOBAN_SIM_GAMES`, else [`GAMES`].
+fn games_wanted() -> usize {
+    std::env::var("GOBAN_SIM_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(GAMES)
+}
 
 /// The corpus directory, or `None` (printing that the test skipped) when unset outside CI.
 fn corpus_dir() -> Option<PathBuf> {
@@ -30,7 +40,7 @@ fn corpus_dir() -> Option<PathBuf> {
     }
 }
 
-/// The first `limit` readable 19x19 games of `ai-19x19`, with their komi, in file order.
+/// The first `limit` readable 19x19 games of at least 50 moves of `ai-19x19`, with their komi, in file order.
 fn ai_games(dir: &Path, limit: usize) -> Vec<(SimGame, f64)> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir.join("ai-19x19"))
         .expect("corpus ai-19x19 readable")
@@ -56,7 +66,7 @@ fn ai_games(dir: &Path, limit: usize) -> Vec<(SimGame, f64)> {
         out.extend(
             games
                 .into_iter()
-                .filter(|g| g.size == 19 && g.moves.len() >= 10 && g.final_board().is_ok())
+                .filter(|g| g.size == 19 && g.moves.len() >= 50 && g.final_board().is_ok())
                 .map(|g| (g, komi)),
         );
         if out.len() >= limit {
@@ -140,7 +150,24 @@ impl Driver {
 }
 
 /// Plays `game`'s timeline through a referee and compares the result with the record.
-fn referee_game(game: &SimGame, komi: f64, timeline: &Timeline) -> Outcome {
+fn referee_game(game: &SimGame, komi: f64, timeline: &Timeline, board_lag_ms: u64) -> Outcome {
+    let mut d = start_referee(game, komi);
+    let (inputs, end) = inputs_of(timeline, board_lag_ms);
+    for (t, input) in inputs {
+        d.deliver(t, input);
+    }
+    // Let every deadline (settle, pass decision, grace) run out.
+    d.deliver(end.plus_ms(60_000), Input::Timeout);
+    let problems = compare(game, timeline, &d.referee);
+    Outcome {
+        alerts: d.alerts,
+        problems,
+        moves: game.moves.len(),
+    }
+}
+
+/// A referee with both devices connected, an empty board read, and the record's game started.
+fn start_referee(game: &SimGame, komi: f64) -> Driver {
     let config = RefereeConfig {
         size: game.size,
         clock_tick_ms: 0,
@@ -150,43 +177,38 @@ fn referee_game(game: &SimGame, komi: f64, timeline: &Timeline) -> Outcome {
         referee: Referee::new(config).expect("referee"),
         alerts: Vec::new(),
     };
+    let now = Timestamp(ORIGIN_MS);
+    for device in [Device::Board, Device::Clock] {
+        d.deliver(now, Input::DeviceConnected { device });
+    }
     let points = usize::from(game.size) * usize::from(game.size);
-    let mut now = Timestamp(ORIGIN_MS);
-    d.deliver(
-        now,
-        Input::DeviceConnected {
-            device: goban_referee::Device::Board,
-        },
-    );
-    d.deliver(
-        now,
-        Input::DeviceConnected {
-            device: goban_referee::Device::Clock,
-        },
-    );
-    d.deliver(
-        now,
-        Input::BoardSnapshot {
-            points: ".".repeat(points),
-        },
-    );
+    let points = ".".repeat(points);
+    d.deliver(now, Input::BoardSnapshot { points });
     let setup = GameSetup {
         komi: Some(komi),
         handicap: Some(u8::try_from(game.setup.len()).unwrap_or(0)),
         free_handicap: Some(!game.setup.is_empty()),
         ..GameSetup::default()
     };
-    now = now.plus_ms(1_000);
-    d.deliver(now, Input::Arbiter(ArbiterCommand::StartGame(setup)));
-    let mut at = Duration::from_millis(2_000);
+    d.deliver(
+        now.plus_ms(1_000),
+        Input::Arbiter(ArbiterCommand::StartGame(setup)),
+    );
+    d
+}
+
+/// The referee's inputs for a timeline, in arrival order, and the time of the last act.
+/// Line noise without `$` never reaches the referee; a clock frame with a bad CRC is lost.
+fn inputs_of(timeline: &Timeline, board_lag_ms: u64) -> (Vec<(Timestamp, Input)>, Timestamp) {
+    let mut at = Timestamp(ORIGIN_MS + 2_000);
+    let mut elapsed = Duration::ZERO;
     let mut lost_clock_frames = 0u32;
+    let mut inputs: Vec<(Timestamp, Input)> = Vec::new();
     for step in &timeline.steps {
-        at += step.delay;
-        let t = Timestamp(ORIGIN_MS + u64::try_from(at.as_millis()).expect("ms"));
-        let input = match &step.act {
-            // Line noise without `$` never reaches the referee.
+        elapsed += step.delay;
+        at = Timestamp(ORIGIN_MS + 2_000 + u64::try_from(elapsed.as_millis()).expect("ms"));
+        let (input, lag) = match &step.act {
             Act::Garbage { .. } => continue,
-            // A clock frame with a bad CRC is dropped by the decoder: the next seq shows the gap.
             Act::CorruptNext {
                 device: DeviceKind::Clock,
                 count,
@@ -198,30 +220,25 @@ fn referee_game(game: &SimGame, komi: f64, timeline: &Timeline) -> Outcome {
                 lost_clock_frames -= 1;
                 continue;
             }
-            Act::Board { changes } => Input::BoardDiff {
-                changes: changes
+            // Board and clock are separate ports: the board's frames may reach the host later.
+            Act::Board { changes } => {
+                let changes = changes
                     .iter()
                     .map(|&(index, s)| PointChange {
                         index,
                         state: reading(s),
                     })
-                    .collect(),
-            },
-            Act::Press { button: b } => Input::ClockPress { button: button(*b) },
-            Act::Key { key: k } => Input::ClockKey { key: key(*k) },
-            other => panic!("no fault was scripted, yet the timeline has {other:?}"),
+                    .collect();
+                (Input::BoardDiff { changes }, board_lag_ms)
+            }
+            Act::Press { button: b } => (Input::ClockPress { button: button(*b) }, 0),
+            Act::Key { key: k } => (Input::ClockKey { key: key(*k) }, 0),
+            other => panic!("no such fault was scripted, yet the timeline has {other:?}"),
         };
-        d.deliver(t, input);
+        inputs.push((at.plus_ms(lag), input));
     }
-    // Let every deadline (settle, pass decision, grace) run out.
-    let end = Timestamp(ORIGIN_MS + u64::try_from(at.as_millis()).expect("ms") + 60_000);
-    d.deliver(end, Input::Timeout);
-    let problems = compare(game, timeline, &d.referee);
-    Outcome {
-        alerts: d.alerts,
-        problems,
-        moves: game.moves.len(),
-    }
+    inputs.sort_by_key(|(t, _)| *t);
+    (inputs, at)
 }
 
 /// Differences between the referee's game and the record.
@@ -268,6 +285,7 @@ fn run_all(
     games: &[(SimGame, f64)],
     profile: HumanProfile,
     script: &FaultScript,
+    board_lag_ms: u64,
     label: &str,
 ) -> (usize, usize, Vec<String>, Vec<String>) {
     let (mut moves, mut alerts, mut problems) = (0, Vec::new(), Vec::new());
@@ -279,7 +297,7 @@ fn run_all(
             seed: 1_000 + i as u64,
         };
         let timeline = scenario.build().expect("timeline");
-        let outcome = referee_game(game, *komi, &timeline);
+        let outcome = referee_game(game, *komi, &timeline, board_lag_ms);
         moves += outcome.moves;
         alerts.extend(
             outcome
@@ -298,7 +316,7 @@ fn run_all(
     (games.len(), moves, alerts, problems)
 }
 
-fn check(games: usize, profile: HumanProfile, label: &str) {
+fn check(games: usize, profile: HumanProfile, board_lag_ms: u64, label: &str) {
     let Some(dir) = corpus_dir() else { return };
     let games = ai_games(&dir, games);
     assert!(
@@ -306,14 +324,25 @@ fn check(games: usize, profile: HumanProfile, label: &str) {
         "no ai-19x19 game read from {}",
         dir.display()
     );
-    let (_, _, alerts, problems) = run_all(&games, profile, &FaultScript::default(), label);
+    let (_, _, alerts, problems) = run_all(
+        &games,
+        profile,
+        &FaultScript::default(),
+        board_lag_ms,
+        label,
+    );
     assert!(alerts.is_empty(), "false alarms:\n{}", alerts.join("\n"));
     assert!(problems.is_empty(), "problems:\n{}", problems.join("\n"));
 }
 
 #[test]
 fn default_players_raise_no_alert_and_lose_no_move() {
-    check(60, HumanProfile::default(), "default profile");
+    check(
+        games_wanted(),
+        HumanProfile::default(),
+        0,
+        "default profile",
+    );
 }
 
 #[test]
@@ -322,7 +351,21 @@ fn demo_speed_players_raise_no_alert_and_lose_no_move() {
         speed: DEMO_SPEED,
         ..HumanProfile::default()
     };
-    check(60, profile, "demo profile");
+    check(games_wanted(), profile, 0, "demo profile");
+}
+
+#[test]
+fn demo_speed_with_board_frames_arriving_late_raises_no_alert() {
+    let profile = HumanProfile {
+        speed: DEMO_SPEED,
+        ..HumanProfile::default()
+    };
+    check(
+        games_wanted(),
+        profile,
+        40,
+        "demo profile, board 40 ms late",
+    );
 }
 
 /// The demo's fault script (daemon/src/commands.rs `DEMO_SCRIPT`).
@@ -336,13 +379,13 @@ const DEMO_SCRIPT: &str = r#"{"steps": [
 #[test]
 fn demo_script_raises_only_the_staged_alerts() {
     let Some(dir) = corpus_dir() else { return };
-    let games = ai_games(&dir, 60);
+    let games = ai_games(&dir, games_wanted());
     let script = FaultScript::from_json(DEMO_SCRIPT, "demo").expect("script");
     let profile = HumanProfile {
         speed: DEMO_SPEED,
         ..HumanProfile::default()
     };
-    let (_, _, alerts, problems) = run_all(&games, profile, &script, "demo script");
+    let (_, _, alerts, problems) = run_all(&games, profile, &script, 0, "demo script");
     assert!(problems.is_empty(), "problems:\n{}", problems.join("\n"));
     // Only the staged infractions, once per game each: the premature press (CN2002 17.4) and
     // the missed capture (CN2002 18.2, 22.6); no cascade, no double move, no pass.

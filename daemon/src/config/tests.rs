@@ -116,7 +116,12 @@ fn several_bad_fields_of_one_board_are_all_reported() {
     let text = build_minimal("komi = \"lots\"\nsize = 21\nruleset = \"chess\"\ncolour = \"blue\"");
     let errors = parse(&text).expect_err("four problems").0;
     let fields: Vec<&str> = errors.iter().map(|i| i.field.as_str()).collect();
-    for field in ["board[1].komi", "board[1].size", "board[1].ruleset", "board[1].colour"] {
+    for field in [
+        "board[1].komi",
+        "board[1].size",
+        "board[1].ruleset",
+        "board[1].colour",
+    ] {
         assert!(fields.contains(&field), "{field} missing from {errors:?}");
     }
 }

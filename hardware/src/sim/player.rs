@@ -58,6 +58,10 @@ pub(crate) struct Plan {
 /// unscripted think longer than 3 minutes is rare enough to clip.
 const THINK_CLAMP_MS: (f64, f64) = (1_000.0, 180_000.0);
 
+/// The soonest, in real ms and whatever the speed factor, that a hand reaches the clock after
+/// its last act on the board: a press sooner than this would overtake the stone's frame.
+pub(crate) const MIN_PRESS_MS: u64 = 150;
+
 /// The soonest, in real ms and whatever the speed factor, that a player's hand comes to the
 /// board after the previous act: the opponent must see the stone land before answering. It
 /// keeps two moves more than a referee's settle time (300 ms) apart at demo speeds, as at a
@@ -274,9 +278,11 @@ impl Plan {
         }
     }
 
-    /// The same hand presses the clock (CN2002 12.4.2).
+    /// The same hand presses the clock (CN2002 12.4.2); the hand needs at least
+    /// [`MIN_PRESS_MS`] to travel from the stone to the clock, whatever the speed factor.
     pub(crate) fn press(&mut self, button: Button, note: &str) {
         self.wait(150, 600);
+        self.pending = self.pending.max(Duration::from_millis(MIN_PRESS_MS));
         self.emit(Act::Press { button }, format!("{note}: clock pressed"));
     }
 }
@@ -356,6 +362,28 @@ mod tests {
         let thought = slow.pending;
         slow.reach();
         assert_eq!(slow.pending, thought, "a human think is left as it is");
+    }
+
+    #[test]
+    fn a_fast_profile_still_presses_at_human_speed() {
+        for seed in 0..20 {
+            let mut plan = Plan::new(
+                9,
+                HumanProfile {
+                    speed: 60.0,
+                    ..HumanProfile::default()
+                },
+                seed,
+            );
+            plan.place(40, PointState::Black, "m1");
+            plan.press(Button::L, "m1");
+            let press = plan.steps.last().map(|s| s.delay);
+            assert_eq!(
+                press,
+                Some(Duration::from_millis(MIN_PRESS_MS)),
+                "seed {seed}"
+            );
+        }
     }
 
     #[test]
