@@ -70,7 +70,8 @@ pub struct JournalConfig {
     pub path: PathBuf,
     /// `"normal"` (default) or `"full"`.
     pub synchronous: Synchronous,
-    /// Longest wait to gather more writes into one commit. Default `"5ms"`.
+    /// Longest wait to gather more writes into one commit. Default `"0ms"`: commit
+    /// at once; writes arriving during a commit join the next one.
     pub commit_window: Span,
 }
 
@@ -79,7 +80,7 @@ impl Default for JournalConfig {
         Self {
             path: PathBuf::from("goban-bridge.sqlite"),
             synchronous: Synchronous::Normal,
-            commit_window: Span(std::time::Duration::from_millis(5)),
+            commit_window: Span(std::time::Duration::ZERO),
         }
     }
 }
