@@ -12,7 +12,7 @@ pub use load::{ConfigErrors, ConfigIssue, parse};
 pub use model::*;
 pub use mqtt_url::MqttUrl;
 pub use time_control::TimeControlSpec;
-pub use types::{BoardId, BoardSize, INFRACTION_KINDS, InfractionKind, Ruleset, Span};
+pub use types::{BoardId, BoardSize, InfractionKind, Ruleset, Span};
 
 /// The documented default configuration, the same bytes as `deploy/goban-bridge.toml`.
 pub const DEFAULT_CONFIG: &str = include_str!("../../../deploy/goban-bridge.toml");

@@ -204,23 +204,6 @@ impl<'de> Deserialize<'de> for BoardSize {
     }
 }
 
-/// The infraction ids of the rules-digest table, as `auto_sanction` lists them.
-pub const INFRACTION_KINDS: [&str; 13] = [
-    "forbidden_point",
-    "ko_violation",
-    "occupied_point",
-    "double_move",
-    "wrong_colour",
-    "missed_capture",
-    "wrong_capture",
-    "premature_press",
-    "takeback",
-    "displaced_stones",
-    "board_disturbed",
-    "time_forfeit",
-    "late_start",
-];
-
 /// One infraction id of the rules-digest table.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct InfractionKind(String);
@@ -236,12 +219,14 @@ impl FromStr for InfractionKind {
     type Err = String;
 
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        if INFRACTION_KINDS.contains(&text) {
+        // The referee owns the digest's ids; config accepts exactly its kinds.
+        let kinds = goban_referee::InfractionKind::ALL;
+        if kinds.iter().any(|kind| kind.id() == text) {
             Ok(Self(text.to_owned()))
         } else {
             Err(format!(
                 "unknown infraction kind {text:?}; the kinds of rules-digest.md are {}",
-                INFRACTION_KINDS.join(", ")
+                kinds.map(goban_referee::InfractionKind::id).join(", ")
             ))
         }
     }
