@@ -1,7 +1,7 @@
 //! Replays the ai-19x19 corpus with full legality checks: goban-rules (situational superko)
 //! against the `goban` crate 0.20 (rule CHINESE, positional superko), with the ratio.
 //!
-//! Run: `GOBAN_CORPUS=/work/shared/corpus cargo bench -p goban-rules --bench replay`.
+//! Run: `GOBAN_CORPUS=$PWD/../shared/corpus cargo bench -p goban-rules --bench replay`.
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

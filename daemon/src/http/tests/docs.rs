@@ -2,7 +2,7 @@
 
 use super::{Harness, build_settings, json_of};
 
-/// The REST table of /work/shared/spec/api.md, method and path under /api/v1.
+/// The REST table of ../shared/spec/api.md, method and path under /api/v1.
 const API_MD_PATHS: [(&str, &str); 15] = [
     ("get", "/health"),
     ("get", "/boards"),
