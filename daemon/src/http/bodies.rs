@@ -10,11 +10,10 @@ use goban_referee::clock::TimeControl;
 use goban_rules::GameResult;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use utoipa::ToSchema;
 
 use super::App;
-use super::error::ApiError;
+use super::error::{ApiError, JsonPosition};
 use super::grammar;
 
 /// A player's colour.
@@ -281,7 +280,10 @@ where
         }
         let value: T = serde_json::from_slice(text).map_err(|error| ApiError::BadBody {
             message: error.to_string(),
-            detail: json!({ "line": error.line(), "column": error.column() }),
+            position: Some(JsonPosition {
+                line: error.line(),
+                column: error.column(),
+            }),
         })?;
         value.validate()?;
         Ok(Self(value))
@@ -303,6 +305,7 @@ fn is_json(content_type: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn build<T: DeserializeOwned + Validate>(text: &str) -> Result<T, String> {
         let value: T = serde_json::from_str(text).map_err(|e| e.to_string())?;

@@ -4,16 +4,19 @@ use std::sync::OnceLock;
 
 use axum::Json;
 use axum::response::{IntoResponse, Response};
+use utoipa::openapi::path::Operation;
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
-use utoipa::{Modify, OpenApi};
+use utoipa::openapi::{Content, Ref, RefOr, ResponseBuilder};
+use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::bodies::{
     ClockBody, Color, DeadStonesBody, KoRule, ResultBody, Ruleset, RulingAction, RulingBody,
     StartGameBody,
 };
+use super::error::{PROBLEM_JSON, Problem};
 use super::routes::{arbiter, boards, games};
 use super::schema::{
-    BoardHealth, BoardList, BoardState, ErrorBody, GameList, Health, Infraction, MoveRecord,
+    BoardHealth, BoardList, BoardState, GameList, Health, Infraction, MoveRecord, SseEvent,
 };
 use super::{metrics, sse};
 
@@ -43,10 +46,10 @@ use super::{metrics, sse};
         metrics::handle_metrics,
     ),
     components(schemas(
-        BoardState, MoveRecord, Infraction, BoardList, GameList, Health, BoardHealth, ErrorBody,
+        BoardState, MoveRecord, Infraction, BoardList, GameList, Health, BoardHealth, Problem, SseEvent,
         StartGameBody, RulingBody, RulingAction, ClockBody, DeadStonesBody, ResultBody, Color, Ruleset, KoRule,
     )),
-    modifiers(&ArbiterAuth),
+    modifiers(&ArbiterAuth, &ProblemResponses),
     tags(
         (name = "boards", description = "Live boards, public (delayed under a broadcast delay unless authenticated)"),
         (name = "arbiter", description = "Arbiter requests: Authorization: Bearer <token>"),
@@ -66,6 +69,64 @@ impl Modify for ArbiterAuth {
             "arbiter",
             SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)),
         );
+    }
+}
+
+/// Makes every error response of every operation an RFC 9457 problem
+/// (`application/problem+json`, schema `Problem`), whatever the handler's annotation
+/// says, and adds a `default` response: any other error (a malformed path or query,
+/// a wrong method) is a problem too. One place, so no route can drift from it.
+struct ProblemResponses;
+
+impl Modify for ProblemResponses {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for item in openapi.paths.paths.values_mut() {
+            let operations = [
+                &mut item.get,
+                &mut item.put,
+                &mut item.post,
+                &mut item.delete,
+                &mut item.patch,
+            ];
+            for operation in operations.into_iter().flatten() {
+                make_errors_problems(operation);
+                describe_event_streams(operation);
+            }
+        }
+    }
+}
+
+fn problem_content() -> Content {
+    Content::new(Some(RefOr::Ref(Ref::from_schema_name(Problem::name()))))
+}
+
+fn make_errors_problems(operation: &mut Operation) {
+    let responses = &mut operation.responses.responses;
+    for (status, response) in responses.iter_mut() {
+        let is_error = status.starts_with('4') || status.starts_with('5');
+        if let (true, RefOr::T(response)) = (is_error, response) {
+            response.content.clear();
+            response
+                .content
+                .insert(PROBLEM_JSON.to_owned(), problem_content());
+        }
+    }
+    let default = ResponseBuilder::new()
+        .description("Any other error (malformed path or query, wrong method): an RFC 9457 problem")
+        .content(PROBLEM_JSON, problem_content())
+        .build();
+    responses.insert("default".to_owned(), RefOr::T(default));
+}
+
+/// An event stream's schema describes one event (what schemathesis and SSE parsers
+/// check per event), not the whole body as one string.
+fn describe_event_streams(operation: &mut Operation) {
+    for response in operation.responses.responses.values_mut() {
+        if let RefOr::T(response) = response
+            && let Some(content) = response.content.get_mut("text/event-stream")
+        {
+            content.schema = Some(RefOr::Ref(Ref::from_schema_name(SseEvent::name())));
+        }
     }
 }
 
