@@ -263,10 +263,16 @@ fn hall_stress_meets_the_targets_or_is_listed_as_known_failing() {
         }
         rows.push((scn.name.clone(), run_scenario(i, scn, &even, &handicap)));
     }
-    eprintln!(
-        "\nhall stress, {per} game(s) per scenario:\n{}",
+    let report = format!(
+        "hall stress, {per} game(s) per scenario:\n{}",
         tally::table(&rows)
     );
+    eprintln!("\n{report}");
+    // CI prints it after `cargo test` (.ci/run), which hides a passing test's output.
+    let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hall_stress.txt");
+    if let Err(err) = std::fs::write(&file, &report) {
+        eprintln!("could not write {}: {err}", file.display());
+    }
     let failing: Vec<&(String, Counts)> = rows.iter().filter(|(_, c)| !c.passes()).collect();
     for (name, c) in &failing {
         eprintln!("FAILING {name}:\n  {}", c.examples.join("\n  "));
