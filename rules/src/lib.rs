@@ -55,5 +55,8 @@ pub use moves::Move;
 pub use point::{BoardSize, Point};
 pub use result::{GameResult, WinBy};
 pub use ruleset::{KoRule, Ruleset};
-pub use score::{CountInput, DeadStones, Score, ScoreUnit, SideCount, Warnings, score_position};
+pub use score::{
+    CountInput, DeadStones, Score, ScoreUnit, SekiMarks, SekiRuling, SideCount, Warnings,
+    score_position,
+};
 pub use setup::{GameSetup, HandicapPlacement, Opening};
