@@ -134,7 +134,10 @@ fn an_arbiter_rules_a_group_in_or_out_of_seki() {
     input.seki.rule(pt(&g, "B6"), SekiRuling::NotInSeki);
     input.seki.rule(pt(&g, "D7"), SekiRuling::NotInSeki);
     let s = g.score(&input).unwrap();
-    assert_eq!((s.black.territory, s.white.territory, s.seki_points), (1, 1, 0));
+    assert_eq!(
+        (s.black.territory, s.white.territory, s.seki_points),
+        (1, 1, 0)
+    );
     // A ruling on an empty point is refused.
     input.seki.rule(pt(&g, "A1"), SekiRuling::InSeki);
     assert!(g.score(&input).is_err());

@@ -16,7 +16,7 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Board, Color, Game, GameResult, GameSetup, RulesError, Ruleset, WinBy};
+use crate::{Board, Color, Game, GameResult, GameSetup, Margin, RulesError, Ruleset, WinBy};
 use regions::{Blocks, Region, empty_regions, seki_chains};
 
 /// Warnings given during the game (CN2002 art. 24.1); each costs one stone at the count.
@@ -99,7 +99,7 @@ pub struct Score {
     /// Warnings counted.
     pub warnings: Warnings,
     /// Black's lead after everything, in `unit` (negative: White leads).
-    pub margin: f64,
+    pub margin: Margin,
     /// The result this count gives.
     pub result: GameResult,
 }
@@ -231,7 +231,9 @@ impl Ctx<'_> {
             .collect();
         for (p, ruling) in self.input.seki.iter() {
             // `check` made sure every ruled point holds a living stone.
-            let Some(chain) = self.live.chain_id(p) else { continue };
+            let Some(chain) = self.live.chain_id(p) else {
+                continue;
+            };
             let root = blocks.root(chain);
             match ruling {
                 SekiRuling::InSeki => seki.insert(root),
@@ -262,12 +264,12 @@ impl Ctx<'_> {
         let result = if margin > 0.0 {
             GameResult::Win {
                 winner: Color::Black,
-                by: WinBy::Score(margin),
+                by: WinBy::Score(Margin::new(margin, unit)),
             }
         } else if margin < 0.0 {
             GameResult::Win {
                 winner: Color::White,
-                by: WinBy::Score(-margin),
+                by: WinBy::Score(Margin::new(-margin, unit)),
             }
         } else {
             GameResult::Draw
@@ -282,7 +284,7 @@ impl Ctx<'_> {
             komi,
             handicap_giveback,
             warnings: self.input.warnings,
-            margin,
+            margin: Margin::new(margin, unit),
             result,
         }
     }
