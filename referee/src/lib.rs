@@ -2,6 +2,7 @@
 #![warn(missing_docs)]
 
 pub mod clock;
+pub mod end_signals;
 mod command;
 mod config;
 mod debounce;
