@@ -45,6 +45,7 @@ pub(crate) fn all() -> Router<Arc<App>> {
         .route("/api/v1/metrics", get(metrics::handle_metrics))
         .route("/metrics", get(metrics::handle_metrics))
         .merge(tournament_routes())
+        .merge(super::pages::routes())
 }
 
 /// The tournament desk's routes (issue 13).
