@@ -27,7 +27,10 @@ pub struct ResignationSignal {
 
 impl Default for ResignationSignal {
     fn default() -> Self {
-        Self { enabled: true, reach: 1 }
+        Self {
+            enabled: true,
+            reach: 1,
+        }
     }
 }
 
@@ -62,7 +65,9 @@ pub fn resignation_proposal(
     if !signal.enabled || pressed || explained_by_a_move {
         return None;
     }
-    let [(a, colour), (b, other)] = appeared else { return None };
+    let [(a, colour), (b, other)] = appeared else {
+        return None;
+    };
     (colour == other
         && near_own_corner(size, *a, *colour, signal.reach)
         && near_own_corner(size, *b, *colour, signal.reach))
@@ -143,23 +148,66 @@ mod tests {
     #[test]
     fn two_own_stones_at_the_corner_propose_resignation() {
         let s = ResignationSignal::default();
-        assert_eq!(resignation_proposal(19, &[(360, B), (359, B)], false, false, s), Some(B));
-        assert_eq!(resignation_proposal(9, &[(0, W), (1, W)], false, false, s), Some(W));
+        assert_eq!(
+            resignation_proposal(19, &[(360, B), (359, B)], false, false, s),
+            Some(B)
+        );
+        assert_eq!(
+            resignation_proposal(9, &[(0, W), (1, W)], false, false, s),
+            Some(W)
+        );
     }
 
     #[test]
     fn anything_else_is_not_a_resignation() {
         let s = ResignationSignal::default();
-        assert_eq!(resignation_proposal(19, &[(360, B)], false, false, s), None, "one stone");
-        assert_eq!(resignation_proposal(19, &[(360, B), (359, W)], false, false, s), None, "mixed");
-        assert_eq!(resignation_proposal(19, &[(360, W), (359, W)], false, false, s), None, "White at Black's corner");
-        assert_eq!(resignation_proposal(19, &[(360, B), (359, B)], true, false, s), None, "with a press");
-        assert_eq!(resignation_proposal(19, &[(360, B), (359, B)], false, true, s), None, "a legal move explains it");
-        assert_eq!(resignation_proposal(19, &[(360, B), (358, B)], false, false, s), None, "too far");
-        let off = ResignationSignal { enabled: false, reach: 1 };
-        assert_eq!(resignation_proposal(19, &[(360, B), (359, B)], false, false, off), None, "switched off");
-        let wide = ResignationSignal { enabled: true, reach: 2 };
-        assert_eq!(resignation_proposal(19, &[(360, B), (358, B)], false, false, wide), Some(B));
+        assert_eq!(
+            resignation_proposal(19, &[(360, B)], false, false, s),
+            None,
+            "one stone"
+        );
+        assert_eq!(
+            resignation_proposal(19, &[(360, B), (359, W)], false, false, s),
+            None,
+            "mixed"
+        );
+        assert_eq!(
+            resignation_proposal(19, &[(360, W), (359, W)], false, false, s),
+            None,
+            "White at Black's corner"
+        );
+        assert_eq!(
+            resignation_proposal(19, &[(360, B), (359, B)], true, false, s),
+            None,
+            "with a press"
+        );
+        assert_eq!(
+            resignation_proposal(19, &[(360, B), (359, B)], false, true, s),
+            None,
+            "a legal move explains it"
+        );
+        assert_eq!(
+            resignation_proposal(19, &[(360, B), (358, B)], false, false, s),
+            None,
+            "too far"
+        );
+        let off = ResignationSignal {
+            enabled: false,
+            reach: 1,
+        };
+        assert_eq!(
+            resignation_proposal(19, &[(360, B), (359, B)], false, false, off),
+            None,
+            "switched off"
+        );
+        let wide = ResignationSignal {
+            enabled: true,
+            reach: 2,
+        };
+        assert_eq!(
+            resignation_proposal(19, &[(360, B), (358, B)], false, false, wide),
+            Some(B)
+        );
     }
 
     #[test]
@@ -174,11 +222,19 @@ mod tests {
     #[test]
     fn the_wrong_order_or_colour_changes_nothing() {
         let mut end = AgreedEnd::default();
-        assert_eq!(end.handle_zone(B, W, W), EndStep::WrongOrder, "not the player to move");
+        assert_eq!(
+            end.handle_zone(B, W, W),
+            EndStep::WrongOrder,
+            "not the player to move"
+        );
         assert_eq!(end.handle_zone(W, W, W), EndStep::WrongOrder, "own colour");
         assert_eq!(end.pending(), None);
         assert_eq!(end.handle_zone(W, B, W), EndStep::Proposed(W));
-        assert_eq!(end.handle_zone(W, B, W), EndStep::WrongOrder, "the same player twice");
+        assert_eq!(
+            end.handle_zone(W, B, W),
+            EndStep::WrongOrder,
+            "the same player twice"
+        );
         assert_eq!(end.pending(), Some(W));
     }
 
@@ -188,6 +244,10 @@ mod tests {
         assert_eq!(end.handle_zone(B, W, B), EndStep::Proposed(B));
         end.handle_move();
         assert_eq!(end.pending(), None);
-        assert_eq!(end.handle_zone(W, B, B), EndStep::WrongOrder, "the answer comes too late");
+        assert_eq!(
+            end.handle_zone(W, B, B),
+            EndStep::WrongOrder,
+            "the answer comes too late"
+        );
     }
 }

@@ -2,10 +2,10 @@
 #![warn(missing_docs)]
 
 pub mod clock;
-pub mod end_signals;
 mod command;
 mod config;
 mod debounce;
+pub mod end_signals;
 mod error;
 mod event;
 mod guidance;
