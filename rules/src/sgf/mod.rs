@@ -4,7 +4,7 @@ mod read;
 mod replay;
 mod write;
 
-pub use read::{SgfEvent, SgfGame, SgfMove, read_sgf};
+pub use read::{SgfBytes, SgfEvent, SgfGame, SgfMove, read_sgf, read_sgf_bytes};
 pub use replay::Replay;
 pub use write::{MoveAnnotation, write_sgf};
 

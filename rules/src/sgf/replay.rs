@@ -40,7 +40,12 @@ impl SgfGame {
             }
         }
         let mut replay = Replay {
-            game: Game::from_position(setup, board, self.first_color(), false),
+            game: Game::from_position(
+                setup,
+                board,
+                self.first_color(),
+                crate::FreeHandicap::Placed,
+            ),
             implied_passes: 0,
             rebased_after: Vec::new(),
         };
@@ -111,7 +116,12 @@ impl Replay {
             board.put_setup_stone(p, c);
         }
         let to_move = self.game.to_move();
-        self.game = Game::from_position(*self.game.setup(), board, to_move, false);
+        self.game = Game::from_position(
+            *self.game.setup(),
+            board,
+            to_move,
+            crate::FreeHandicap::Placed,
+        );
         self.rebased_after.push(number);
     }
 }
