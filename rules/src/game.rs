@@ -332,7 +332,7 @@ impl Game {
             let key = position_key(self.setup.ko_rule, stones, color.opponent());
             if let Some(n) = self.history.first_occurrence(key) {
                 return Err(Illegal::Superko {
-                    repeats_move_number: n,
+                    repeats_game_move: n,
                 });
             }
         }

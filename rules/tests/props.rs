@@ -135,7 +135,7 @@ proptest! {
         // no false alarm from the hash.
         visit_random_game(5, KoRule::Situational, &seed, |g| {
             for p in g.setup().size.all_points() {
-                if let Err(Illegal::Superko { repeats_move_number: n }) = g.preview(g.to_move(), p) {
+                if let Err(Illegal::Superko { repeats_game_move: n }) = g.preview(g.to_move(), p) {
                     check_repetition(g, p, n)?;
                 }
             }
