@@ -76,7 +76,7 @@ impl SgfGame {
     /// [`RulesError::SgfIllegalMove`] at the first illegal move.
     pub fn replay_with(&self, ko_rule: KoRule) -> Result<Replay, RulesError> {
         let mut steps = self.steps(ko_rule, OnIllegal::Stop)?;
-        while let Some(step) = steps.next() {
+        for step in steps.by_ref() {
             if let Err(reason) = step.outcome {
                 let size = self.setup.size;
                 return Err(RulesError::SgfIllegalMove {
