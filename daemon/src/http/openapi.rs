@@ -136,6 +136,8 @@ pub(crate) fn document() -> &'static utoipa::openapi::OpenApi {
     DOCUMENT.get_or_init(|| {
         let mut doc = ApiDoc::openapi();
         doc.merge(<super::routes::tournament::TournamentDoc as OpenApi>::openapi());
+        // Again after the merge: the merged paths were not there when the modifier ran.
+        ProblemResponses.modify(&mut doc);
         doc
     })
 }
