@@ -40,14 +40,25 @@ impl Referee {
                 }
                 Ok(())
             }
-            ArbiterCommand::Unseal => self.resume(),
+            ArbiterCommand::Unseal => {
+                let m = self.game.as_ref().ok_or(RefereeError::NoGame)?;
+                if !m.sealed {
+                    return Err(RefereeError::WrongPhase("unseal needs a sealed game"));
+                }
+                self.resume()
+            }
             ArbiterCommand::MarkDead { points, dead } => self.handle_mark_dead(&points, dead),
             ArbiterCommand::ConfirmResult => self.confirm_result(),
             ArbiterCommand::ResumePlay { first } => self.resume_play(first),
-            ArbiterCommand::SetResult { result } => {
+            ArbiterCommand::SetResult { result, force } => {
                 let parsed =
                     GameResult::parse_sgf(&result).map_err(|_| RefereeError::BadResult(result))?;
                 let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+                if !force && matches!(m.phase, Phase::Playing | Phase::Paused) {
+                    return Err(RefereeError::WrongPhase(
+                        "the game is still in play; ending it with a result needs \"force\": true",
+                    ));
+                }
                 // An arbiter may correct a result (CN2002 22.8-22.9): replace it.
                 m.result = None;
                 self.finish_by(parsed);

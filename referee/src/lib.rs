@@ -15,6 +15,7 @@ mod timestamp;
 
 mod alerts;
 mod arbiter;
+mod audit;
 mod counting;
 mod go;
 mod interpret;
@@ -30,6 +31,7 @@ mod snapshot;
 mod timekeeper;
 mod timeline;
 
+pub use audit::AuditEntry;
 pub use command::{DeviceCommand, Running};
 pub use config::RefereeConfig;
 pub use debounce::{Debouncer, Feed, Quiet};
@@ -38,7 +40,7 @@ pub use event::{Event, EventKind};
 pub use guidance::{Guidance, StoneAt};
 pub use infraction::{Evidence, Infraction, InfractionId, InfractionKind, InfractionStatus};
 pub use input::{
-    ArbiterCommand, Button, ClockKey, Device, GameSetup, Input, PointChange, Reading, RulingAction,
+    ArbiterAct, ArbiterCommand, Button, ClockKey, Device, GameSetup, Input, PointChange, Reading, RulingAction,
 };
 pub use referee::Referee;
 pub use state::{BoardState, DeviceState, Link, MoveRecord, PerColor, Phase, SCHEMA_VERSION};
