@@ -12,10 +12,16 @@ use crate::state::Phase;
 
 impl Referee {
     /// Dispatches an arbiter command; refused commands change nothing.
-    pub(crate) fn handle_arbiter(&mut self, command: ArbiterCommand) -> Result<(), RefereeError> {
+    pub(crate) fn handle_arbiter(
+        &mut self,
+        command: ArbiterCommand,
+        by: &str,
+    ) -> Result<(), RefereeError> {
         match command {
             ArbiterCommand::StartGame(setup) => self.start_game(setup),
-            ArbiterCommand::Ruling { id, action, note } => self.handle_ruling(&id, action, note),
+            ArbiterCommand::Ruling { id, action, note } => {
+                self.handle_ruling(&id, action, note, by)
+            }
             ArbiterCommand::Pause => self.pause(),
             ArbiterCommand::Resume => self.resume(),
             ArbiterCommand::AdjustClock {

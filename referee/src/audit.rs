@@ -109,7 +109,7 @@ impl Referee {
     pub(crate) fn handle_act(&mut self, act: ArbiterAct) -> Result<(), crate::RefereeError> {
         let what = describe(&act.command);
         let action = act.command.name();
-        self.handle_arbiter(act.command)?;
+        self.handle_arbiter(act.command, &act.by)?;
         let now = self.now.to_rfc3339();
         let Some(m) = self.game.as_mut() else {
             return Ok(());
