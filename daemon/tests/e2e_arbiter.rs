@@ -50,10 +50,7 @@ async fn void_restore_seal_and_the_audit_trail() {
     for &mv in &OPENING[..3] {
         play(&daemon, &board, &clock, mv).await;
     }
-    let opening: Vec<String> = OPENING[..3]
-        .iter()
-        .map(|p| point_name(p.1, p.2))
-        .collect();
+    let opening: Vec<String> = OPENING[..3].iter().map(|p| point_name(p.1, p.2)).collect();
     assert_eq!(points(&daemon.state().await), opening);
 
     let (status, state) = arbiter(
@@ -111,7 +108,10 @@ async fn void_restore_seal_and_the_audit_trail() {
     assert_eq!(void["by"], "arbiter#1", "{void}");
     assert_eq!(void["note"], "stone slipped from the hand");
     assert_eq!(void["move_number"], 3);
-    assert!(void["what"].as_str().unwrap_or("").contains("move 3"), "{void}");
+    assert!(
+        void["what"].as_str().unwrap_or("").contains("move 3"),
+        "{void}"
+    );
     assert_eq!(trail["audit"][5]["note"], "adjourned for lunch");
     assert_eq!(trail["game"], daemon.state().await["game"]);
 }
@@ -126,7 +126,9 @@ async fn late_start_deducts_twice_and_advises_the_loss_beyond_the_limit() {
     )
     .await;
     assert_eq!(status, 200, "{state}");
-    let main = state["clock"]["black"]["main_ms"].as_u64().expect("main_ms");
+    let main = state["clock"]["black"]["main_ms"]
+        .as_u64()
+        .expect("main_ms");
     // 90 minutes less the absence twice over (22.1): 80 minutes, minus what ran since.
     assert!(
         (79 * 60_000..=80 * 60_000).contains(&main),
@@ -140,8 +142,12 @@ async fn late_start_deducts_twice_and_advises_the_loss_beyond_the_limit() {
     );
     assert_eq!(state["phase"], "playing", "within 15 minutes play goes on");
 
-    let (status, state) =
-        arbiter(&daemon, "late-start", json!({"color": "white", "absent_ms": 1_200_000})).await;
+    let (status, state) = arbiter(
+        &daemon,
+        "late-start",
+        json!({"color": "white", "absent_ms": 1_200_000}),
+    )
+    .await;
     assert_eq!(status, 200, "{state}");
     let alert = state["infractions"]
         .as_array()
@@ -189,7 +195,10 @@ async fn bad_requests_change_nothing_and_a_dispute_resumes_play() {
     }
     let after = daemon.state().await;
     for field in ["game", "phase", "result", "black", "move_number"] {
-        assert_eq!(before[field], after[field], "a refused request changed {field}");
+        assert_eq!(
+            before[field], after[field],
+            "a refused request changed {field}"
+        );
     }
 
     for &mv in &OPENING[..2] {
@@ -214,9 +223,12 @@ async fn bad_requests_change_nothing_and_a_dispute_resumes_play() {
         (Some("playing"), Some("white")),
         "the side claiming dead moves first (21.4)"
     );
-    let (status, state) =
-        arbiter(&daemon, "result", json!({"result": "B+R", "force": true})).await;
-    assert_eq!((status, state["result"].as_str()), (200, Some("B+R")), "{state}");
+    let (status, state) = arbiter(&daemon, "result", json!({"result": "B+R", "force": true})).await;
+    assert_eq!(
+        (status, state["result"].as_str()),
+        (200, Some("B+R")),
+        "{state}"
+    );
 
     // A finished game: a new one needs no force. jk without komi takes jk's 6.5.
     let (status, state) = arbiter(&daemon, "game", json!({"ruleset": "jk"})).await;
@@ -237,23 +249,35 @@ async fn free_handicap_stones_are_read_off_the_board() {
     )
     .await;
     assert_eq!(status, 200, "{state}");
-    assert_eq!(state["to_move"], "black", "Black places the stones first");
+    let stones = |s: &Value| s["position"].as_str().unwrap_or("").matches('B').count();
+    assert_eq!(
+        stones(&state),
+        0,
+        "free placement: no stone on fixed points"
+    );
     board.set(&[(2 * 9 + 2, b'B')]);
     tokio::time::sleep(Duration::from_millis(300)).await;
     board.set(&[(6 * 9 + 6, b'B')]);
     let state = wait_for("two handicap stones", Duration::from_secs(10), || async {
         let state = daemon.state().await;
-        (state["to_move"] == "white").then_some(state)
+        (stones(&state) == 2).then_some(state)
     })
     .await;
     assert_eq!(state["move_number"], 0, "handicap stones are not moves");
-    assert!(state["infractions"].as_array().is_some_and(Vec::is_empty), "{state}");
+    assert_eq!(state["to_move"], "white", "White moves after the handicap");
+    assert!(
+        state["infractions"].as_array().is_some_and(Vec::is_empty),
+        "{state}"
+    );
     let trail = daemon.get(&format!("/boards/{BOARD}/audit")).await;
     let start = &trail["audit"][0];
     assert_eq!(start["action"], "start_game");
     assert_eq!(start["note"], "replaying round 2");
     assert!(
-        start["what"].as_str().unwrap_or("").contains("2 handicap stones (free"),
+        start["what"]
+            .as_str()
+            .unwrap_or("")
+            .contains("2 handicap stones (free"),
         "{start}"
     );
 }

@@ -141,7 +141,11 @@ impl Referee {
             RulingAction::Dismiss => self.undo_sanction(index),
             RulingAction::Convert => self.convert_time_forfeit(index)?,
         }
-        if let Some(alert) = self.game.as_mut().and_then(|m| m.infractions.get_mut(index)) {
+        if let Some(alert) = self
+            .game
+            .as_mut()
+            .and_then(|m| m.infractions.get_mut(index))
+        {
             alert.note = note;
             alert.ruled_by = Some(by.to_owned());
             match action {
@@ -172,7 +176,10 @@ impl Referee {
             let warnings = m.warnings.of_mut(player);
             *warnings = warnings.saturating_sub(1);
         }
-        let lost = m.result.as_deref().and_then(|r| GameResult::parse_sgf(r).ok());
+        let lost = m
+            .result
+            .as_deref()
+            .and_then(|r| GameResult::parse_sgf(r).ok());
         let by_this = matches!(
             lost,
             Some(GameResult::Win { winner, by: WinBy::Forfeit | WinBy::Time }) if winner == player.opponent()

@@ -75,7 +75,11 @@ pub(crate) fn describe(command: &ArbiterCommand) -> String {
         ArbiterCommand::AdjustClock {
             color, delta_ms, ..
         } => {
-            let verb = if *delta_ms >= 0 { "added to" } else { "taken from" };
+            let verb = if *delta_ms >= 0 {
+                "added to"
+            } else {
+                "taken from"
+            };
             format!(
                 "{} {verb} {}'s clock (CN2002 22.8-22.9)",
                 duration_words(delta_ms.unsigned_abs()),

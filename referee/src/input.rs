@@ -374,7 +374,10 @@ mod tests {
         let Input::Arbiter(ArbiterCommand::SetResult { force, .. }) = input else {
             panic!("{input:?}");
         };
-        assert!(force, "a result journaled before `force` existed was applied as given");
+        assert!(
+            force,
+            "a result journaled before `force` existed was applied as given"
+        );
     }
 
     #[test]

@@ -40,7 +40,8 @@ pub use event::{Event, EventKind};
 pub use guidance::{Guidance, StoneAt};
 pub use infraction::{Evidence, Infraction, InfractionId, InfractionKind, InfractionStatus};
 pub use input::{
-    ArbiterAct, ArbiterCommand, Button, ClockKey, Device, GameSetup, Input, PointChange, Reading, RulingAction,
+    ArbiterAct, ArbiterCommand, Button, ClockKey, Device, GameSetup, Input, PointChange, Reading,
+    RulingAction,
 };
 pub use referee::Referee;
 pub use state::{BoardState, DeviceState, Link, MoveRecord, PerColor, Phase, SCHEMA_VERSION};

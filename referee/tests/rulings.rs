@@ -55,17 +55,23 @@ fn confirm_applies_the_sanction_and_a_second_ruling_is_refused() {
     assert_eq!(state.warnings.white, 1, "a refused ruling changes nothing");
     assert_eq!(state.infractions[0].status, InfractionStatus::Confirmed);
     let audit: Vec<&str> = state.audit.iter().map(|e| e.action.as_str()).collect();
-    assert_eq!(audit, ["start_game", "ruling"], "refused rulings leave no entry");
+    assert_eq!(
+        audit,
+        ["start_game", "ruling"],
+        "refused rulings leave no entry"
+    );
     assert_eq!(state.audit[1].by, "arbiter#2");
 }
 
 #[test]
 fn dismissing_an_automatic_second_warning_lifts_the_loss() {
-    let mut t = Table::started(RefereeConfig {
-        size: 9,
-        ..RefereeConfig::default()
-    }
-    .with_all_sanctions());
+    let mut t = Table::started(
+        RefereeConfig {
+            size: 9,
+            ..RefereeConfig::default()
+        }
+        .with_all_sanctions(),
+    );
     premature_press(&mut t, "E5", "C3");
     t.play("G5", B, &[]);
     t.press_white();
@@ -74,7 +80,11 @@ fn dismissing_an_automatic_second_warning_lifts_the_loss() {
     t.wait(1_000);
     let state = t.referee.state();
     assert_eq!(state.warnings.white, 2, "{:#?}", state.infractions);
-    assert_eq!(state.result.as_deref(), Some("B+F"), "a second warning loses (24.2)");
+    assert_eq!(
+        state.result.as_deref(),
+        Some("B+F"),
+        "a second warning loses (24.2)"
+    );
     assert_eq!(state.phase, Phase::Finished);
 
     ruling(&mut t, 1, RulingAction::Dismiss).unwrap();
@@ -86,7 +96,11 @@ fn dismissing_an_automatic_second_warning_lifts_the_loss() {
     assert!(!state.infractions[1].sanction_applied);
     // The first, automatic, sanction is still open to one ruling by an arbiter.
     ruling(&mut t, 0, RulingAction::Confirm).unwrap();
-    assert_eq!(t.referee.state().warnings.white, 1, "confirming it adds nothing twice");
+    assert_eq!(
+        t.referee.state().warnings.white,
+        1,
+        "confirming it adds nothing twice"
+    );
 }
 
 #[test]

@@ -425,4 +425,3 @@ fn is_json(content_type: &str) -> bool {
     essence == "application/json"
         || (essence.starts_with("application/") && essence.ends_with("+json"))
 }
-

@@ -65,7 +65,11 @@ pub(crate) fn check_result(
     };
     let (step, unit, name) = margin_step(ruleset);
     let points = f64::from(size * size) + komi.abs();
-    let largest = if unit == "stones" { points / 2.0 } else { points };
+    let largest = if unit == "stones" {
+        points / 2.0
+    } else {
+        points
+    };
     if margin <= 0.0 {
         return Err("a margin of 0 is a draw: give 0".into());
     }

@@ -93,7 +93,9 @@ pub(crate) struct Infraction {
     /// RFC 3339 UTC with milliseconds.
     at: String,
     /// The sanction the article gives, in words.
-    #[schema(example = "one warning, the dead stones are removed, the clock is not changed (CN2002 18.2)")]
+    #[schema(
+        example = "one warning, the dead stones are removed, the clock is not changed (CN2002 18.2)"
+    )]
     sanction: String,
     /// Whether that sanction is in effect (a dismissal undoes it).
     sanction_applied: bool,

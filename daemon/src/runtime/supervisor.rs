@@ -51,7 +51,14 @@ pub async fn run(
             .map(|(port, (_, kinds))| (port.clone(), kinds.clone())),
     );
     if autostart && !core.has_game() {
-        let _ = start_game(&mut core, &wiring, GameSetup::default(), "autostart".into(), None).await;
+        let _ = start_game(
+            &mut core,
+            &wiring,
+            GameSetup::default(),
+            "autostart".into(),
+            None,
+        )
+        .await;
     }
     loop {
         let sleep = deadline_sleep(core.poll_timeout());

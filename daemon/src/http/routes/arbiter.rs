@@ -220,8 +220,8 @@ pub(crate) async fn handle_result(
     Body(body): Body<ResultBody>,
 ) -> Result<Json<Value>, ApiError> {
     let live = live(&app, &board)?;
-    let result =
-        grammar::parse_result(&body.result).map_err(|why| ApiError::bad_body(format!("result: {why}")))?;
+    let result = grammar::parse_result(&body.result)
+        .map_err(|why| ApiError::bad_body(format!("result: {why}")))?;
     let ruleset = live.ruleset.unwrap_or_default();
     let komi = live.komi.unwrap_or_else(|| ruleset.default_komi());
     grammar::check_result(&result, ruleset, live.size(), komi)

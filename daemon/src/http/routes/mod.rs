@@ -50,7 +50,10 @@ pub(crate) fn all() -> Router<Arc<App>> {
             post(arbiter::handle_late_start),
         )
         .route("/api/v1/boards/{board}/seal", post(arbiter::handle_seal))
-        .route("/api/v1/boards/{board}/unseal", post(arbiter::handle_unseal))
+        .route(
+            "/api/v1/boards/{board}/unseal",
+            post(arbiter::handle_unseal),
+        )
         .route(
             "/api/v1/boards/{board}/resume-play",
             post(arbiter::handle_resume_play),

@@ -95,7 +95,10 @@ async fn every_arbiter_route_reaches_the_runtime_with_who() {
         assert_eq!(requests.len(), 1, "{path}");
         let (request, who) = &requests[0];
         let command = serde_json::to_value(&act(request).command).unwrap();
-        assert!(has(&command, &expected), "{path}: {command} lacks {expected}");
+        assert!(
+            has(&command, &expected),
+            "{path}: {command} lacks {expected}"
+        );
         assert_eq!(who, "arbiter#2", "identity by index, never the token");
         assert_eq!(act(request).by, "arbiter#2", "the act is signed");
     }
@@ -105,8 +108,14 @@ async fn every_arbiter_route_reaches_the_runtime_with_who() {
 #[tokio::test]
 async fn notes_travel_with_the_act() {
     let harness = Harness::start(build_settings()).await;
-    let body = r#"{"action":"adjust","color":"black","delta_ms":30000,"note":"clock fault at move 40"}"#;
-    let (status, _) = json_of(harness.post("/boards/table-1/clock", Some(TOKEN), body).await).await;
+    let body =
+        r#"{"action":"adjust","color":"black","delta_ms":30000,"note":"clock fault at move 40"}"#;
+    let (status, _) = json_of(
+        harness
+            .post("/boards/table-1/clock", Some(TOKEN), body)
+            .await,
+    )
+    .await;
     assert_eq!(status, 200);
     let requests = taken(&harness);
     assert_eq!(
@@ -234,16 +243,56 @@ async fn bad_bodies_are_4xx_json_and_change_nothing() {
         ),
         ("/boards/table-1/clock", r#"[1,2]"#, 400, "bad_body"),
         ("/boards/table-1/game", "[]", 400, "bad_body"),
-        ("/boards/table-1/game", r#"{"handicap":0,"free_handicap":true}"#, 400, "bad_body"),
-        ("/boards/table-1/result", r#"{"result":"W+1000000"}"#, 400, "bad_body"),
-        ("/boards/table-1/result", r#"{"result":"W+0.3"}"#, 400, "bad_body"),
-        ("/boards/table-1/result", r#"{"result":"?"}"#, 400, "bad_body"),
+        (
+            "/boards/table-1/game",
+            r#"{"handicap":0,"free_handicap":true}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/result",
+            r#"{"result":"W+1000000"}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/result",
+            r#"{"result":"W+0.3"}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/result",
+            r#"{"result":"?"}"#,
+            400,
+            "bad_body",
+        ),
         ("/boards/table-1/result", "[]", 400, "bad_body"),
-        ("/boards/table-1/late-start", r#"{"color":"black","absent_ms":0}"#, 400, "bad_body"),
-        ("/boards/table-1/late-start", r#"{"color":"black"}"#, 400, "bad_body"),
+        (
+            "/boards/table-1/late-start",
+            r#"{"color":"black","absent_ms":0}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/late-start",
+            r#"{"color":"black"}"#,
+            400,
+            "bad_body",
+        ),
         ("/boards/table-1/moves/x/void", "", 400, "bad_request"),
-        ("/boards/table-1/resume-play", r#"{"first":"red"}"#, 400, "bad_body"),
-        ("/boards/table-1/seal", r#"{"note":"x","why":1}"#, 400, "bad_body"),
+        (
+            "/boards/table-1/resume-play",
+            r#"{"first":"red"}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/seal",
+            r#"{"note":"x","why":1}"#,
+            400,
+            "bad_body",
+        ),
         (
             "/boards/table-1/game",
             r#"{"komi":"lots"}"#,
