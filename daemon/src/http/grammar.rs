@@ -63,6 +63,8 @@ pub(crate) fn check_result(
     else {
         return Ok(());
     };
+    // The number as the arbiter wrote it, in the ruleset's unit (the state's `result` form).
+    let margin = margin.value();
     let (step, unit, name) = margin_step(ruleset);
     let points = f64::from(size * size) + komi.abs();
     let largest = if unit == "stones" {
