@@ -6,7 +6,7 @@ use crate::watchdog::Watchdog;
 use crate::wire::{FrameReader, Read, write_frame};
 use goban_protocol::{DeviceKind, Frame, SeqTracker};
 use std::time::Duration;
-use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::io::AsyncWrite;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, MissedTickBehavior, interval_at, sleep_until};
@@ -59,9 +59,9 @@ impl<'a> Session<'a> {
     }
 
     /// Runs until the connection is lost or the link is cancelled.
-    pub(crate) async fn run<R: AsyncRead + Unpin>(
+    pub(crate) async fn run(
         mut self,
-        mut reader: FrameReader<R>,
+        mut reader: FrameReader,
         early: Vec<(Frame, u64)>,
     ) -> SessionEnd {
         let end = self.run_inner(&mut reader, early).await;
@@ -74,9 +74,9 @@ impl<'a> Session<'a> {
         end
     }
 
-    async fn run_inner<R: AsyncRead + Unpin>(
+    async fn run_inner(
         &mut self,
-        reader: &mut FrameReader<R>,
+        reader: &mut FrameReader,
         early: Vec<(Frame, u64)>,
     ) -> SessionEnd {
         if !self.handle_connected().await {
@@ -186,10 +186,7 @@ impl<'a> Session<'a> {
 
     async fn handle_read(&mut self, read: std::io::Result<Read>) -> Option<SessionEnd> {
         match read {
-            Ok(Read::Frame(frame)) => {
-                let received_ms = self.state.clock.now_ms();
-                self.handle_frame(frame, received_ms).await
-            }
+            Ok(Read::Frame { frame, read_ms }) => self.handle_frame(frame, read_ms).await,
             Ok(Read::Rejected(rejection)) => {
                 tracing::debug!(reason = %rejection.reason, dropped = rejection.dropped, "frame rejected");
                 None
