@@ -62,6 +62,7 @@ mod session;
 pub mod sim;
 mod stamp;
 mod stats;
+mod sync;
 mod watchdog;
 mod wire;
 
@@ -75,4 +76,5 @@ pub use crate::reconnect::{Backoff, ReconnectPolicy};
 pub use crate::serial::{DataBits, FlowControl, Parity, SerialSettings, StopBits, open_serial};
 pub use crate::stamp::{SystemWallClock, TokioWallClock, WallClock};
 pub use crate::stats::LinkStats;
+pub use crate::sync::ClockMap;
 pub use crate::watchdog::{DEFAULT_SILENCE, Watchdog};
