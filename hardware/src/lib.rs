@@ -29,7 +29,7 @@
 //! let (handle, _task) = spawn_link(connector, LinkConfig::expecting(&[DeviceKind::Board]), tx, cancel.clone());
 //! while let Some(event) = events.recv().await {
 //!     match event {
-//!         LinkEvent::Frame { frame, received_ms } => { /* to the referee */ }
+//!         LinkEvent::Frame { frame, at_ms, .. } => { /* to the referee, ordered by at_ms */ }
 //!         LinkEvent::Connected { .. } => { handle.request_snap().ok(); }
 //!         _ => {}
 //!     }

@@ -37,6 +37,11 @@ pub enum LinkEvent {
         /// the link's reading task read the frame's last byte, however long the frame then
         /// waited to be decoded or handed over, so host load never delays a stamp.
         received_ms: u64,
+        /// When it happened on the host's time line (ms since the Unix epoch): for a device
+        /// that announced v1.1 `SYNC` (alone on its port), its `ms` mapped through the echoes
+        /// of the host's `$SYNC` (at most `received_ms`); otherwise `received_ms`. Order the
+        /// board's and the clock's frames by this.
+        at_ms: u64,
     },
     /// The connection was lost; the link is trying to reconnect.
     Disconnected {

