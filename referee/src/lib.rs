@@ -5,6 +5,7 @@ pub mod clock;
 mod command;
 mod config;
 mod debounce;
+pub mod end_signals;
 mod error;
 mod event;
 mod guidance;
