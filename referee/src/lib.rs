@@ -5,6 +5,7 @@ pub mod clock;
 mod command;
 mod config;
 mod debounce;
+mod device_alert;
 mod error;
 mod event;
 mod guidance;
@@ -23,16 +24,19 @@ mod match_state;
 mod play;
 mod press;
 mod referee;
+mod reconcile;
 mod rewrite;
 mod scoring;
 mod sgf;
+mod sight;
 mod snapshot;
 mod timekeeper;
 mod timeline;
 
 pub use command::{DeviceCommand, Running};
 pub use config::RefereeConfig;
-pub use debounce::{Debouncer, Feed, Quiet};
+pub use debounce::{ChatterRule, Debouncer, Feed, Quiet};
+pub use device_alert::{DeviceAlert, DeviceAlertKind};
 pub use error::RefereeError;
 pub use event::{Event, EventKind};
 pub use guidance::{Guidance, StoneAt};
@@ -41,5 +45,5 @@ pub use input::{
     ArbiterCommand, Button, ClockKey, Device, GameSetup, Input, PointChange, Reading, RulingAction,
 };
 pub use referee::Referee;
-pub use state::{BoardState, DeviceState, Link, MoveRecord, PerColor, Phase, SCHEMA_VERSION};
+pub use state::{BoardState, DeviceState, Interpretation, Link, MoveRecord, PerColor, Phase, SCHEMA_VERSION};
 pub use timestamp::Timestamp;

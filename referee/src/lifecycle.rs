@@ -53,6 +53,7 @@ impl Referee {
         m.event = setup.event.or_else(|| self.config.event.clone());
         m.colours_fixed = setup.colours_fixed.unwrap_or(true);
         m.komi = rules.komi;
+        self.drop_held("; a new game started");
         self.game = Some(m);
         self.timeline.clear();
         self.adopt_leftovers();
@@ -81,6 +82,8 @@ impl Referee {
         let now = self.now;
         let Some(m) = self.game.as_mut() else { return };
         m.phase = Phase::Counting;
+        self.drop_held("; the game went to counting");
+        let Some(m) = self.game.as_mut() else { return };
         m.pending_press = None;
         m.claims.clear();
         m.provisional = false;
@@ -101,6 +104,8 @@ impl Referee {
         let text = result.to_sgf();
         m.result = Some(text.clone());
         m.phase = Phase::Finished;
+        self.drop_held("; the game ended");
+        let Some(m) = self.game.as_mut() else { return };
         m.pending_press = None;
         m.claims.clear();
         m.clock.pause(now);
@@ -145,7 +150,7 @@ impl Referee {
         self.emit(EventKind::Phase { phase });
         self.emit_clock();
         // The sealed move (or anything done during the pause) is read now (CN2002 14).
-        if phase == Phase::Playing && self.debouncer.poll_timeout().is_none() {
+        if phase == Phase::Playing && self.debouncer.earliest_pending().is_none() {
             self.interpret(false);
             self.process_claims(None);
             self.refresh_guidance();

@@ -23,7 +23,7 @@ impl Referee {
     }
 
     /// [`Self::record_move`] with the mover's time and periods left at the press, when known.
-    fn record_timed_move(
+    pub(crate) fn record_timed_move(
         &mut self,
         color: Color,
         mv: Move,

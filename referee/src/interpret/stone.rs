@@ -74,8 +74,14 @@ impl Referee {
             return false;
         };
         if let Some(press) = m.pending_press.filter(|p| p.color == to_move) {
-            // The opponent pressed with no stone and `s` plays on: that press was a pass.
             m.pending_press = None;
+            let wait = m.pending_wait_from.take();
+            if !self.pass_proven(&press, wait) {
+                // The press's stone may hide where the board could not see: ask (point 7).
+                self.hold(vec![press]);
+                return false;
+            }
+            // The opponent pressed with no stone and `s` plays on: that press was a pass.
             self.record_pass(to_move, press, false);
             return true;
         }
