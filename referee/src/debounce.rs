@@ -123,6 +123,9 @@ impl Debouncer {
         for (index, reading) in points.iter().enumerate() {
             self.set(now, index, *reading);
         }
+        // A snapshot is reported even when nothing changed: it is what ends a resync.
+        let calm = (0..self.raw.len()).filter(|p| !self.chattering.contains_key(p));
+        self.dirty.extend(calm);
         self.synced = true;
         Feed::Accepted
     }

@@ -13,6 +13,9 @@ use crate::referee::Referee;
 /// Positions tried at most while looking for explanations; beyond it the case is ambiguous.
 const SEARCH_BUDGET: u32 = 20_000;
 
+/// Explanations collected at most; beyond it the case is ambiguous.
+const FOUND_LIMIT: usize = 16;
+
 /// One step of an explanation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Step {
@@ -39,7 +42,7 @@ struct Search<'a> {
 
 impl Search<'_> {
     fn run(&mut self, game: &mut Game, i: usize, used: &mut [bool], path: &mut Vec<Step>) {
-        if self.found.len() > 1 || self.budget == 0 {
+        if self.found.len() >= FOUND_LIMIT || self.budget == 0 {
             return;
         }
         self.budget -= 1;
@@ -152,7 +155,7 @@ impl Referee {
         }
     }
 
-    /// The explanations (at most two are looked for).
+    /// The explanations with the fewest passes.
     fn explanations(&self, added: &[(usize, Color)]) -> Vec<Vec<Step>> {
         let Some(m) = &self.game else {
             return Vec::new();
@@ -182,9 +185,19 @@ impl Referee {
         let mut game = m.game.clone();
         let mut used = vec![false; added.len()];
         search.run(&mut game, 0, &mut used, &mut path);
-        if search.budget == 0 {
-            return Vec::new();
+        if search.budget == 0 || search.found.len() >= FOUND_LIMIT {
+            // Too many to tell apart: as ambiguous as two.
+            return vec![Vec::new(), Vec::new()];
         }
+        // A pass needs proof: where a stone of the presser explains a press, no pass does.
+        let passes = |steps: &Vec<Step>| {
+            steps
+                .iter()
+                .filter(|s| matches!(s, Step::Pass(..)))
+                .count()
+        };
+        let fewest = search.found.iter().map(passes).min().unwrap_or(0);
+        search.found.retain(|s| passes(s) == fewest);
         search.found
     }
 
