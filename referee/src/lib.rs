@@ -23,8 +23,8 @@ mod lifecycle;
 mod match_state;
 mod play;
 mod press;
-mod referee;
 mod reconcile;
+mod referee;
 mod rewrite;
 mod scoring;
 mod sgf;
@@ -45,5 +45,7 @@ pub use input::{
     ArbiterCommand, Button, ClockKey, Device, GameSetup, Input, PointChange, Reading, RulingAction,
 };
 pub use referee::Referee;
-pub use state::{BoardState, DeviceState, Interpretation, Link, MoveRecord, PerColor, Phase, SCHEMA_VERSION};
+pub use state::{
+    BoardState, DeviceState, Interpretation, Link, MoveRecord, PerColor, Phase, SCHEMA_VERSION,
+};
 pub use timestamp::Timestamp;

@@ -66,15 +66,43 @@ impl Referee {
         Ok(())
     }
 
-    /// Stones already on the board at the start are guidance, not alerts.
+    /// Stones already on the board at the start (and handicap stones not placed yet) are
+    /// guidance, not moves nor alerts; points unreadable then are adopted when they first read.
     pub(crate) fn adopt_leftovers(&mut self) {
         let game = self.game_readings();
+        let blind = self.blind;
         let Some(m) = self.game.as_mut() else { return };
         for (i, (g, p)) in game.iter().zip(&self.physical).enumerate() {
-            if g != p && *p != Reading::Unknown {
+            if blind || *p == Reading::Unknown {
+                m.unread_at_start.insert(i);
+            } else if g != p {
                 m.known.insert(i, *p);
             }
         }
+    }
+
+    /// Points unreadable at the start that read now: their stones are leftovers too.
+    pub(crate) fn adopt_late_leftovers(&mut self) {
+        if self.blind {
+            return;
+        }
+        let game = self.game_readings();
+        let Some(m) = self.game.as_mut() else { return };
+        if m.unread_at_start.is_empty() {
+            return;
+        }
+        let physical = &self.physical;
+        let known = &mut m.known;
+        m.unread_at_start.retain(|&i| {
+            let p = physical[i];
+            if p == Reading::Unknown {
+                return true;
+            }
+            if p != game[i] {
+                known.insert(i, p);
+            }
+            false
+        });
     }
 
     /// Play ended by two passes or DONE keys: the counting phase (CN2002 7, 8, 21).

@@ -71,6 +71,11 @@ pub(crate) struct Match {
     pub(crate) held: Vec<Claim>,
     /// The held presses could not be explained by the last reading.
     pub(crate) reconcile_failed: bool,
+    /// The number of the last move when it is a recorded double move (advised, not voided):
+    /// lifting its stone withdraws it at once.
+    pub(crate) double_move: Option<u32>,
+    /// Points unreadable when the game started: what they first read is a leftover, never a move.
+    pub(crate) unread_at_start: BTreeSet<usize>,
     /// The open `board_unavailable` device alert's id.
     pub(crate) board_alert: Option<String>,
     /// The pending press's pass deadline counts from here when later than the press
@@ -137,6 +142,8 @@ impl Match {
             held: Vec::new(),
             reconcile_failed: false,
             board_alert: None,
+            double_move: None,
+            unread_at_start: BTreeSet::new(),
             pending_wait_from: None,
             press_turn: first,
             void_pending: None,

@@ -181,11 +181,17 @@ impl Referee {
         }
         m.moves.pop();
         m.provisional = false;
+        m.pending_caps.clear();
+        let reason = if m.double_move.take() == Some(number) {
+            "the second stone of a double move was lifted"
+        } else {
+            "the stone was taken back before the clock was pressed"
+        };
         self.emit(EventKind::Correction {
             number,
             was: go::name(r, size),
             now: "none".into(),
-            reason: "the stone was taken back before the clock was pressed".into(),
+            reason: reason.into(),
             time_left_ms: None,
             periods_left: None,
         });

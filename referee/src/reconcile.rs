@@ -190,12 +190,8 @@ impl Referee {
             return vec![Vec::new(), Vec::new()];
         }
         // A pass needs proof: where a stone of the presser explains a press, no pass does.
-        let passes = |steps: &Vec<Step>| {
-            steps
-                .iter()
-                .filter(|s| matches!(s, Step::Pass(..)))
-                .count()
-        };
+        let passes =
+            |steps: &Vec<Step>| steps.iter().filter(|s| matches!(s, Step::Pass(..))).count();
         let fewest = search.found.iter().map(passes).min().unwrap_or(0);
         search.found.retain(|s| passes(s) == fewest);
         search.found

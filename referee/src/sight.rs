@@ -34,10 +34,7 @@ impl Referee {
     pub(crate) fn update_sight(&mut self) {
         self.unclean =
             !self.device.unknown_points.is_empty() || !self.device.chattering_points.is_empty();
-        if self.blind
-            && self.debouncer.is_synced()
-            && self.debouncer.earliest_pending().is_none()
-        {
+        if self.blind && self.debouncer.is_synced() && self.debouncer.earliest_pending().is_none() {
             self.blind = false;
             self.last_blind_at = self.now;
         }

@@ -55,7 +55,12 @@ fn zero_to_two_moves_while_unplugged_are_recovered_with_their_clock() {
             unplugged_moves(&mut t, down_s * 1_000, &MEANWHILE[..k]);
             let mut want = vec!["E5", "C3"];
             want.extend(MEANWHILE[..k].iter().map(|m| m.0));
-            assert_eq!(t.moves(), want, "down {down_s} s, {k} moves: {:?}", t.referee.state().device);
+            assert_eq!(
+                t.moves(),
+                want,
+                "down {down_s} s, {k} moves: {:?}",
+                t.referee.state().device
+            );
             assert!(infractions(&t).is_empty(), "{:?}", t.alerts());
             let state = t.referee.state();
             assert_eq!(state.device.unexplained_presses, 0);
@@ -84,7 +89,11 @@ fn zero_to_two_moves_while_unplugged_are_recovered_with_their_clock() {
 fn three_moves_with_two_stones_of_one_colour_ask_the_arbiter_once() {
     let mut t = timed_table();
     unplugged_moves(&mut t, 5_000, &MEANWHILE);
-    assert_eq!(t.moves(), vec!["E5", "C3"], "the order is unknown: nothing invented");
+    assert_eq!(
+        t.moves(),
+        vec!["E5", "C3"],
+        "the order is unknown: nothing invented"
+    );
     assert!(infractions(&t).is_empty(), "{:?}", t.alerts());
     let asked = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
     assert_eq!(asked.len(), 1);

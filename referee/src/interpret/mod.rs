@@ -28,6 +28,7 @@ impl Referee {
         self.update_unknown_points();
         self.update_chattering();
         self.update_sight();
+        self.adopt_late_leftovers();
         let phase = self.game.as_ref().map(|m| m.phase);
         match phase {
             Some(Phase::Playing) if !self.game.as_ref().is_some_and(|m| m.sealed) => {
@@ -75,9 +76,10 @@ impl Referee {
             return Diff::default();
         };
         let physical = &self.physical;
-        // A known deviation ends when the point reads something else.
-        m.known
-            .retain(|&p, r| physical[p] == *r && physical[p] != game[p]);
+        // A known deviation ends when the point reads something else (`?` is not something else).
+        m.known.retain(|&p, r| {
+            physical[p] == Reading::Unknown || (physical[p] == *r && physical[p] != game[p])
+        });
         // A captured stone once seen off the board is no longer pending: a new stone there is new.
         m.pending_caps
             .retain(|&(p, c)| physical[p] == go::reading_of(c));
