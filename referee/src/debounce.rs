@@ -320,7 +320,7 @@ mod tests {
     fn a_far_change_does_not_wait_for_a_busy_corner() {
         // 9x9: index 0 is A9, index 80 is J1.
         let mut d = Debouncer::new(81, 300);
-        d.handle_snapshot(Timestamp(0), &vec![Reading::Empty; 81]);
+        d.handle_snapshot(Timestamp(0), &[Reading::Empty; 81]);
         d.poll_quiet(Timestamp(300)).unwrap();
         d.handle_diff(Timestamp(1000), &[change(80, Reading::Black)]);
         d.handle_diff(Timestamp(1200), &[change(0, Reading::White)]);
@@ -334,7 +334,7 @@ mod tests {
     #[test]
     fn a_near_change_waits_for_its_region() {
         let mut d = Debouncer::new(81, 300);
-        d.handle_snapshot(Timestamp(0), &vec![Reading::Empty; 81]);
+        d.handle_snapshot(Timestamp(0), &[Reading::Empty; 81]);
         d.poll_quiet(Timestamp(300)).unwrap();
         d.handle_diff(Timestamp(1000), &[change(40, Reading::Black)]);
         d.handle_diff(Timestamp(1200), &[change(41, Reading::White)]);
@@ -344,7 +344,7 @@ mod tests {
     #[test]
     fn a_chattering_point_reads_unknown_and_stalls_nothing() {
         let mut d = Debouncer::new(81, 300);
-        d.handle_snapshot(Timestamp(0), &vec![Reading::Empty; 81]);
+        d.handle_snapshot(Timestamp(0), &[Reading::Empty; 81]);
         d.poll_quiet(Timestamp(300)).unwrap();
         let mut t = 1000;
         for i in 0..8 {

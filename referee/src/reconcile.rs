@@ -78,15 +78,15 @@ impl Search<'_> {
     }
 
     /// Every press explained: the board must match, possibly with one stone placed since.
-    fn finish(&mut self, game: &mut Game, used: &mut [bool], path: &mut Vec<Step>) {
+    fn finish(&mut self, game: &mut Game, used: &[bool], path: &[Step]) {
         let left: Vec<usize> = (0..self.added.len()).filter(|&k| !used[k]).collect();
         match left.as_slice() {
-            [] if self.matches(game) => self.found.push(path.clone()),
+            [] if self.matches(game) => self.found.push(path.to_vec()),
             &[k] => {
                 let (p, c) = self.added[k];
                 if c == game.to_move() && game.play(c, Move::Play(go::point(p))).is_ok() {
                     if self.matches(game) {
-                        let mut found = path.clone();
+                        let mut found = path.to_vec();
                         found.push(Step::Trailing(c, p));
                         self.found.push(found);
                     }
