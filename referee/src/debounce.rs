@@ -34,7 +34,8 @@ pub enum Feed {
 /// When a point counts as a chattering sensor (referee-notes.md point 4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ChatterRule {
-    /// More than this many flips within `window_ms` make a point chattering.
+    /// More than this many flips within `window_ms`, spread over at least half of it,
+    /// make a point chattering.
     pub flips: usize,
     /// The window, in ms.
     pub window_ms: u64,
@@ -45,8 +46,8 @@ pub struct ChatterRule {
 impl Default for ChatterRule {
     fn default() -> Self {
         Self {
-            flips: 6,
-            window_ms: 4_000,
+            flips: 8,
+            window_ms: 5_000,
             clear_ms: 5_000,
         }
     }
@@ -159,7 +160,12 @@ impl Debouncer {
         {
             flips.pop_front();
         }
-        if flips.len() > self.rule.flips {
+        // A hand hovering over a point flips it several times within a second or so; a
+        // chattering sensor keeps flipping: the flips must also span half the window.
+        let spread = flips
+            .front()
+            .is_some_and(|&first| first.plus_ms(self.rule.window_ms / 2) <= now);
+        if flips.len() > self.rule.flips && spread {
             self.chattering.entry(index).or_insert(now);
         }
         // A chattering point already reported as `?` has nothing new to report until it clears.
@@ -347,14 +353,14 @@ mod tests {
         d.handle_snapshot(Timestamp(0), &[Reading::Empty; 81]);
         d.poll_quiet(Timestamp(300)).unwrap();
         let mut t = 1000;
-        for i in 0..8 {
+        for i in 0..12 {
             let r = if i % 2 == 0 {
                 Reading::Black
             } else {
                 Reading::Empty
             };
             d.handle_diff(Timestamp(t), &[change(0, r)]);
-            t += 100;
+            t += 250;
         }
         assert_eq!(d.chattering(), vec![0]);
         d.handle_diff(Timestamp(t), &[change(80, Reading::Black)]);
@@ -364,7 +370,7 @@ mod tests {
         assert_eq!(d.earliest_pending(), None);
         // Steady again for the clear time: it reads again.
         let back = d.poll_timeout().unwrap();
-        assert_eq!(back, Timestamp(t - 100 + 5_000));
+        assert_eq!(back, Timestamp(t - 250 + 5_000));
         let q = d.poll_quiet(back).unwrap();
         assert_eq!(q.readings[0], Reading::Empty);
         assert!(d.chattering().is_empty());

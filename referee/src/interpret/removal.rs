@@ -185,6 +185,15 @@ impl Referee {
         if !uncompleted || !diff.removed.contains(&(r, c)) || diff.added.iter().any(|a| a.1 == c) {
             return false;
         }
+        // A stone the new ones capture is a capture, not a lift.
+        let captured = diff.added.iter().any(|&(x, s)| {
+            m.game
+                .preview(s, go::point(x))
+                .is_ok_and(|caps| caps.iter().any(|q| q.index() == r))
+        });
+        if captured {
+            return false;
+        }
         self.withdraw_last_move(r);
         true
     }
