@@ -9,6 +9,9 @@ use crate::input::{PointChange, Reading};
 /// reported only once nothing else in the region is still changing (referee-notes.md point 4).
 const REGION: usize = 2;
 
+/// Flips kept per point (enough to see a 10 Hz sensor span half the window).
+const FLIPS_KEPT: usize = 128;
+
 /// A quiet region: what the sensors show once the changed points and their regions settled.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Quiet {
@@ -71,6 +74,8 @@ pub struct Debouncer {
     chattering: BTreeMap<usize, Timestamp>,
     /// False until a first snapshot and after a sequence gap (wire-protocol.md: trust nothing until a SNAP).
     synced: bool,
+    /// A snapshot to report even if it changed nothing.
+    snapshot_due: Option<Timestamp>,
 }
 
 impl Debouncer {
@@ -93,6 +98,7 @@ impl Debouncer {
             flips: vec![VecDeque::new(); points],
             chattering: BTreeMap::new(),
             synced: false,
+            snapshot_due: None,
         }
     }
 
@@ -125,8 +131,7 @@ impl Debouncer {
             self.set(now, index, *reading);
         }
         // A snapshot is reported even when nothing changed: it is what ends a resync.
-        let calm = (0..self.raw.len()).filter(|p| !self.chattering.contains_key(p));
-        self.dirty.extend(calm);
+        self.snapshot_due = Some(now.plus_ms(self.settle_ms));
         self.synced = true;
         Feed::Accepted
     }
@@ -156,7 +161,7 @@ impl Debouncer {
         while flips
             .front()
             .is_some_and(|&t| t.plus_ms(self.rule.window_ms) <= now)
-            || flips.len() > self.rule.flips + 1
+            || flips.len() > FLIPS_KEPT
         {
             flips.pop_front();
         }
@@ -227,7 +232,7 @@ impl Debouncer {
             .filter(|p| !self.dirty.contains(p))
             .map(|&p| self.changed_at[p].plus_ms(self.rule.clear_ms))
             .min();
-        report.into_iter().chain(clear).min()
+        report.into_iter().chain(clear).chain(self.snapshot_due).min()
     }
 
     /// The earliest raw change not reported yet, leaving out chattering points: presses
@@ -264,7 +269,8 @@ impl Debouncer {
             .filter(|&(_, at)| at <= now)
             .map(|(p, _)| p)
             .collect();
-        if due.is_empty() {
+        let snapshot = self.snapshot_due.take_if(|t| *t <= now).is_some();
+        if due.is_empty() && !snapshot {
             return None;
         }
         for &p in &due {

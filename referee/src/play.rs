@@ -118,9 +118,20 @@ impl Referee {
             .pending_caps
             .clone()
             .into_iter()
-            .filter(|&(p, c)| self.physical[p] == go::reading_of(c))
+            // Still on the board, and not already off in a reading not reported yet.
+            .filter(|&(p, c)| {
+                self.physical[p] == go::reading_of(c)
+                    && self.debouncer.raw()[p] == go::reading_of(c)
+            })
             .map(|(p, _)| p)
             .collect();
+        // Captured stones already off in a reading still settling: no alert, and not read as
+        // stones while the reported reading still shows them.
+        for &(p, c) in &m.pending_caps {
+            if self.physical[p] == go::reading_of(c) && !left.contains(&p) {
+                m.known.insert(p, self.physical[p]);
+            }
+        }
         m.pending_caps.clear();
         if left.is_empty() {
             return;

@@ -121,7 +121,9 @@ impl Referee {
             .last_captures()
             .into_iter()
             .filter(|&(p, c)| {
-                self.physical[p] == go::reading_of(c) || self.changed_at[p] > claim.at
+                (self.physical[p] == go::reading_of(c)
+                    && self.debouncer.raw()[p] == go::reading_of(c))
+                    || self.changed_at[p] > claim.at
             })
             .collect();
         let c = claim.color;
