@@ -232,7 +232,11 @@ impl Debouncer {
             .filter(|p| !self.dirty.contains(p))
             .map(|&p| self.changed_at[p].plus_ms(self.rule.clear_ms))
             .min();
-        report.into_iter().chain(clear).chain(self.snapshot_due).min()
+        report
+            .into_iter()
+            .chain(clear)
+            .chain(self.snapshot_due)
+            .min()
     }
 
     /// The earliest raw change not reported yet, leaving out chattering points: presses
