@@ -17,3 +17,4 @@ pub mod journal;
 pub mod logging;
 pub mod mqtt;
 pub mod runtime;
+pub mod tournament;

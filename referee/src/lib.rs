@@ -6,6 +6,7 @@ mod command;
 mod config;
 mod debounce;
 mod device_alert;
+pub mod end_signals;
 mod error;
 mod event;
 mod guidance;
