@@ -472,6 +472,23 @@ impl Hall {
                         infraction.points
                     ),
                 },
+                EventKind::Device { device } => {
+                    // Device events repeat the alert list: note each ask-the-arbiter alert once.
+                    let Some(log) = self.games.last_mut() else {
+                        continue;
+                    };
+                    for alert in device.alerts {
+                        let asks = alert.kind == goban_referee::DeviceAlertKind::BoardUnavailable;
+                        let seen = log
+                            .noted
+                            .iter()
+                            .any(|n| matches!(n, Noted::Ask { id } if *id == alert.id));
+                        if asks && !seen && alert.resolved_at.is_none() {
+                            log.noted.push(Noted::Ask { id: alert.id });
+                        }
+                    }
+                    continue;
+                }
                 _ => continue,
             };
             if let Some(log) = self.games.last_mut() {
