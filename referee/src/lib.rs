@@ -5,6 +5,7 @@ pub mod clock;
 mod command;
 mod config;
 mod debounce;
+mod device_alert;
 pub mod end_signals;
 mod error;
 mod event;
@@ -24,10 +25,12 @@ mod lifecycle;
 mod match_state;
 mod play;
 mod press;
+mod reconcile;
 mod referee;
 mod rewrite;
 mod scoring;
 mod sgf;
+mod sight;
 mod snapshot;
 mod timekeeper;
 mod timeline;
@@ -35,7 +38,8 @@ mod timeline;
 pub use audit::AuditEntry;
 pub use command::{DeviceCommand, Running};
 pub use config::RefereeConfig;
-pub use debounce::{Debouncer, Feed, Quiet};
+pub use debounce::{ChatterRule, Debouncer, Feed, Quiet};
+pub use device_alert::{DeviceAlert, DeviceAlertKind};
 pub use error::RefereeError;
 pub use event::{Event, EventKind};
 pub use guidance::{Guidance, StoneAt};
@@ -45,5 +49,7 @@ pub use input::{
     RulingAction,
 };
 pub use referee::Referee;
-pub use state::{BoardState, DeviceState, Link, MoveRecord, PerColor, Phase, SCHEMA_VERSION};
+pub use state::{
+    BoardState, DeviceState, Interpretation, Link, MoveRecord, PerColor, Phase, SCHEMA_VERSION,
+};
 pub use timestamp::Timestamp;

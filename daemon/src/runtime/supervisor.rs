@@ -91,7 +91,7 @@ async fn deadline_sleep(deadline: Option<u64>) {
 
 fn on_link_event(core: &mut BoardCore, health: &mut Health, wiring: &Wiring, event: LinkEvent) {
     let at = match &event {
-        LinkEvent::Frame { received_ms, .. } => *received_ms,
+        LinkEvent::Frame { at_ms, .. } => *at_ms,
         _ => now_ms(),
     };
     let port = port_of(&event);
