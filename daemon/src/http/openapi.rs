@@ -10,13 +10,14 @@ use utoipa::openapi::{Content, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::bodies::{
-    ClockBody, Color, DeadStonesBody, KoRule, ResultBody, Ruleset, RulingAction, RulingBody,
-    StartGameBody,
+    ClockBody, Color, DeadStonesBody, KoRule, LateStartBody, NoteBody, ResultBody, ResumePlayBody,
+    Ruleset, RulingAction, RulingBody, StartGameBody,
 };
 use super::error::{PROBLEM_JSON, Problem};
 use super::routes::{arbiter, boards, games};
 use super::schema::{
-    BoardHealth, BoardList, BoardState, GameList, Health, Infraction, MoveRecord, SseEvent,
+    AuditEntry, AuditList, BoardHealth, BoardList, BoardState, Evidence, GameList, Health,
+    Infraction, MoveRecord, SseEvent,
 };
 use super::{metrics, sse};
 
@@ -39,6 +40,13 @@ use super::{metrics, sse};
         arbiter::handle_clock,
         arbiter::handle_dead_stones,
         arbiter::handle_result,
+        arbiter::handle_void,
+        arbiter::handle_restore,
+        arbiter::handle_late_start,
+        arbiter::handle_seal,
+        arbiter::handle_unseal,
+        arbiter::handle_resume_play,
+        arbiter::handle_audit,
         games::handle_games,
         games::handle_game,
         games::handle_game_sgf,
@@ -48,6 +56,7 @@ use super::{metrics, sse};
     components(schemas(
         BoardState, MoveRecord, Infraction, BoardList, GameList, Health, BoardHealth, Problem, SseEvent,
         StartGameBody, RulingBody, RulingAction, ClockBody, DeadStonesBody, ResultBody, Color, Ruleset, KoRule,
+        NoteBody, LateStartBody, ResumePlayBody, Evidence, AuditEntry, AuditList,
     )),
     modifiers(&ArbiterAuth, &ProblemResponses),
     tags(
