@@ -11,7 +11,7 @@ use super::bodies::{
     ClockBody, Color, DeadStonesBody, KoRule, ResultBody, Ruleset, RulingAction, RulingBody,
     StartGameBody,
 };
-use super::routes::{arbiter, boards, games};
+use super::routes::{arbiter, archive, boards, games};
 use super::schema::{
     BoardHealth, BoardList, BoardState, ErrorBody, GameList, Health, Infraction, MoveRecord,
 };
@@ -39,6 +39,7 @@ use super::{metrics, sse};
         games::handle_games,
         games::handle_game,
         games::handle_game_sgf,
+        archive::handle_archive,
         handle_openapi,
         metrics::handle_metrics,
     ),
