@@ -43,14 +43,16 @@ pub async fn start(config: Config) -> anyhow::Result<Daemon> {
     let hub = Hub::new(8192, Arc::new(journal.archive()?));
     let (mqtt_settings, embedded) = mqtt_settings(&config)?;
     let mqtt_addr = (mqtt_settings.host.clone(), mqtt_settings.port);
-    let mqtt = MqttPublisher::spawn(mqtt_settings, hub.clone())?;
     let cancel = CancellationToken::new();
+    let tournament = crate::tournament::start(&config, &hub, &mqtt_settings, &cancel)?;
+    let mqtt = MqttPublisher::spawn(mqtt_settings, hub.clone())?;
     let boards = crate::runtime::start(&config, &hub, &journal, &cancel)?;
     let listener = tokio::net::TcpListener::bind(config.server.listen)
         .await
         .with_context(|| format!("binding the HTTP listener {}", config.server.listen))?;
     let http_addr = listener.local_addr()?;
-    let settings = http_settings(&config)?;
+    let mut settings = http_settings(&config)?;
+    settings.tournament = Some(tournament);
     let http = tokio::spawn(crate::http::serve(
         listener,
         settings,
@@ -109,6 +111,7 @@ fn http_settings(config: &Config) -> anyhow::Result<crate::http::HttpSettings> {
         cors_allow_origins: crate::http::AllowOrigins::Any,
         body_limit_bytes: config.server.body_limit,
         metrics: crate::http::install_metrics(),
+        tournament: None,
     })
 }
 

@@ -81,6 +81,8 @@ pub enum ArbiterRequest {
     DeadStones(serde_json::Value),
     /// POST /boards/{board}/result.
     Result(serde_json::Value),
+    /// Any arbiter route: the referee's typed command, signed, built by the HTTP layer.
+    Act(goban_referee::ArbiterAct),
 }
 
 /// Why an arbiter request was refused; maps to a 4xx with a JSON body.

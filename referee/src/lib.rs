@@ -5,6 +5,8 @@ pub mod clock;
 mod command;
 mod config;
 mod debounce;
+mod device_alert;
+pub mod end_signals;
 mod error;
 mod event;
 mod guidance;
@@ -15,6 +17,7 @@ mod timestamp;
 
 mod alerts;
 mod arbiter;
+mod audit;
 mod counting;
 mod go;
 mod interpret;
@@ -22,24 +25,31 @@ mod lifecycle;
 mod match_state;
 mod play;
 mod press;
+mod reconcile;
 mod referee;
 mod rewrite;
 mod scoring;
 mod sgf;
+mod sight;
 mod snapshot;
 mod timekeeper;
 mod timeline;
 
+pub use audit::AuditEntry;
 pub use command::{DeviceCommand, Running};
 pub use config::RefereeConfig;
-pub use debounce::{Debouncer, Feed, Quiet};
+pub use debounce::{ChatterRule, Debouncer, Feed, Quiet};
+pub use device_alert::{DeviceAlert, DeviceAlertKind};
 pub use error::RefereeError;
 pub use event::{Event, EventKind};
 pub use guidance::{Guidance, StoneAt};
 pub use infraction::{Evidence, Infraction, InfractionId, InfractionKind, InfractionStatus};
 pub use input::{
-    ArbiterCommand, Button, ClockKey, Device, GameSetup, Input, PointChange, Reading, RulingAction,
+    ArbiterAct, ArbiterCommand, Button, ClockKey, Device, GameSetup, Input, PointChange, Reading,
+    RulingAction,
 };
 pub use referee::Referee;
-pub use state::{BoardState, DeviceState, Link, MoveRecord, PerColor, Phase, SCHEMA_VERSION};
+pub use state::{
+    BoardState, DeviceState, Interpretation, Link, MoveRecord, PerColor, Phase, SCHEMA_VERSION,
+};
 pub use timestamp::Timestamp;

@@ -8,12 +8,13 @@ use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use super::bodies::{
-    ClockBody, Color, DeadStonesBody, KoRule, ResultBody, Ruleset, RulingAction, RulingBody,
-    StartGameBody,
+    ClockBody, Color, DeadStonesBody, KoRule, LateStartBody, NoteBody, ResultBody, ResumePlayBody,
+    Ruleset, RulingAction, RulingBody, StartGameBody,
 };
 use super::routes::{arbiter, archive, boards, games};
 use super::schema::{
-    BoardHealth, BoardList, BoardState, ErrorBody, GameList, Health, Infraction, MoveRecord,
+    AuditEntry, AuditList, BoardHealth, BoardList, BoardState, ErrorBody, Evidence, GameList,
+    Health, Infraction, MoveRecord,
 };
 use super::{metrics, sse};
 
@@ -36,6 +37,13 @@ use super::{metrics, sse};
         arbiter::handle_clock,
         arbiter::handle_dead_stones,
         arbiter::handle_result,
+        arbiter::handle_void,
+        arbiter::handle_restore,
+        arbiter::handle_late_start,
+        arbiter::handle_seal,
+        arbiter::handle_unseal,
+        arbiter::handle_resume_play,
+        arbiter::handle_audit,
         games::handle_games,
         games::handle_game,
         games::handle_game_sgf,
@@ -46,6 +54,7 @@ use super::{metrics, sse};
     components(schemas(
         BoardState, MoveRecord, Infraction, BoardList, GameList, Health, BoardHealth, ErrorBody,
         StartGameBody, RulingBody, RulingAction, ClockBody, DeadStonesBody, ResultBody, Color, Ruleset, KoRule,
+        NoteBody, LateStartBody, ResumePlayBody, Evidence, AuditEntry, AuditList,
     )),
     modifiers(&ArbiterAuth),
     tags(
@@ -73,7 +82,11 @@ impl Modify for ArbiterAuth {
 /// The generated document, built once.
 pub(crate) fn document() -> &'static utoipa::openapi::OpenApi {
     static DOCUMENT: OnceLock<utoipa::openapi::OpenApi> = OnceLock::new();
-    DOCUMENT.get_or_init(ApiDoc::openapi)
+    DOCUMENT.get_or_init(|| {
+        let mut doc = ApiDoc::openapi();
+        doc.merge(<super::routes::tournament::TournamentDoc as OpenApi>::openapi());
+        doc
+    })
 }
 
 /// GET /openapi.json.

@@ -3,7 +3,7 @@
 use std::sync::{Arc, RwLock};
 
 use futures::future::BoxFuture;
-use goban_referee::{ArbiterCommand, GameSetup, InfractionId, RulingAction};
+use goban_referee::{ArbiterAct, ArbiterCommand, GameSetup, InfractionId, RulingAction};
 use serde::Deserialize;
 use tokio::sync::{mpsc, oneshot};
 
@@ -103,9 +103,22 @@ fn body<T: serde::de::DeserializeOwned>(
     serde_json::from_value(value).map_err(|err| RequestError::Rejected(format!("{what}: {err}")))
 }
 
+/// The signed referee command of a REST request (api.md "Arbiter request bodies").
+pub fn act_of(request: ArbiterRequest, who: &str) -> Result<ArbiterAct, RequestError> {
+    if let ArbiterRequest::Act(act) = request {
+        return Ok(act);
+    }
+    Ok(ArbiterAct {
+        by: who.to_owned(),
+        note: None,
+        command: command_of(request, who)?,
+    })
+}
+
 /// The referee command of a REST request (api.md "Arbiter request bodies").
 pub fn command_of(request: ArbiterRequest, who: &str) -> Result<ArbiterCommand, RequestError> {
     Ok(match request {
+        ArbiterRequest::Act(act) => act.command,
         ArbiterRequest::StartGame(value) => ArbiterCommand::StartGame(start_setup(value)?),
         ArbiterRequest::Ruling { id, body: value } => {
             let ruling: RulingBody = body(value, "ruling")?;
@@ -133,6 +146,7 @@ pub fn command_of(request: ArbiterRequest, who: &str) -> Result<ArbiterCommand, 
         }
         ArbiterRequest::Result(value) => ArbiterCommand::SetResult {
             result: body::<ResultBody>(value, "result")?.result,
+            force: true,
         },
     })
 }
@@ -181,7 +195,7 @@ mod tests {
             })
         ));
         let cmd = command_of(ArbiterRequest::Result(json!({"result": "B+R"})), "a");
-        assert!(matches!(cmd, Ok(ArbiterCommand::SetResult { ref result }) if result == "B+R"));
+        assert!(matches!(cmd, Ok(ArbiterCommand::SetResult { ref result, .. }) if result == "B+R"));
         let cmd = command_of(
             ArbiterRequest::StartGame(json!({"black": "Lee", "komi": 6.5})),
             "a",

@@ -45,7 +45,8 @@ pub fn referee_config(board: &BoardConfig, defaults: &RefereeDefaults) -> Refere
             Ruleset::Ing => goban_rules::Ruleset::Ing,
             Ruleset::Historical => goban_rules::Ruleset::Historical,
         },
-        komi: Some(board.komi()),
+        // Only a komi the config names: otherwise the game's own ruleset gives it (jk 6.5, ing 8).
+        komi: board.komi,
         time_control: board.time_control.parsed(),
         black: board.black.clone(),
         white: board.white.clone(),
@@ -124,6 +125,8 @@ pub fn topic_of(kind: &EventKind) -> Option<Topic> {
             Some(Topic::Clock)
         }
         EventKind::Device { .. } => Some(Topic::Device),
+        // The trail is in the state (`audit`) and at GET /boards/{board}/audit.
+        EventKind::ArbiterAction { .. } => None,
         EventKind::Phase { .. }
         | EventKind::Result { .. }
         | EventKind::Guidance { .. }

@@ -5,11 +5,11 @@ use std::time::Duration;
 
 use goban_hardware::{LinkEvent, LinkHandle};
 use goban_protocol::DeviceKind;
-use goban_referee::{ArbiterCommand, DeviceCommand, GameSetup, Input};
+use goban_referee::{ArbiterAct, ArbiterCommand, DeviceCommand, GameSetup, Input};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::control::{ControlMsg, command_of};
+use super::control::{ControlMsg, act_of};
 use super::core::BoardCore;
 use super::devices::{command_frame, inputs_of};
 use super::health::Health;
@@ -51,7 +51,14 @@ pub async fn run(
             .map(|(port, (_, kinds))| (port.clone(), kinds.clone())),
     );
     if autostart && !core.has_game() {
-        let _ = start_game(&mut core, &wiring, GameSetup::default()).await;
+        let _ = start_game(
+            &mut core,
+            &wiring,
+            GameSetup::default(),
+            "autostart".into(),
+            None,
+        )
+        .await;
     }
     loop {
         let sleep = deadline_sleep(core.poll_timeout());
@@ -84,7 +91,7 @@ async fn deadline_sleep(deadline: Option<u64>) {
 
 fn on_link_event(core: &mut BoardCore, health: &mut Health, wiring: &Wiring, event: LinkEvent) {
     let at = match &event {
-        LinkEvent::Frame { received_ms, .. } => *received_ms,
+        LinkEvent::Frame { at_ms, .. } => *at_ms,
         _ => now_ms(),
     };
     let port = port_of(&event);
@@ -120,10 +127,14 @@ async fn on_request(core: &mut BoardCore, wiring: &Wiring, msg: ControlMsg) {
         reply,
     } = msg;
     tracing::info!(who = %who, "arbiter request");
-    let answer = match command_of(request, &who) {
+    let answer = match act_of(request, &who) {
         Err(err) => Err(err),
-        Ok(ArbiterCommand::StartGame(setup)) => start_game(core, wiring, setup).await,
-        Ok(command) => match core.handle(now_ms(), Input::Arbiter(command)) {
+        Ok(ArbiterAct {
+            command: ArbiterCommand::StartGame(setup),
+            by,
+            note,
+        }) => start_game(core, wiring, setup, by, note).await,
+        Ok(act) => match core.handle(now_ms(), Input::ArbiterAct(act)) {
             Ok(()) => Ok(()),
             Err(err) => Err(RequestError::Rejected(err.to_string())),
         },
@@ -138,6 +149,8 @@ async fn start_game(
     core: &mut BoardCore,
     wiring: &Wiring,
     mut setup: GameSetup,
+    by: String,
+    note: Option<String>,
 ) -> Result<(), RequestError> {
     if core.has_game() {
         if let Err(err) = core.rotate().await {
@@ -161,7 +174,12 @@ async fn start_game(
     }
     let now = now_ms();
     setup.game = Some(game_id(now, &core.id, core.epoch()));
-    core.handle(now, Input::Arbiter(ArbiterCommand::StartGame(setup)))
+    let act = ArbiterAct {
+        by,
+        note,
+        command: ArbiterCommand::StartGame(setup),
+    };
+    core.handle(now, Input::ArbiterAct(act))
         .map_err(|err| RequestError::Rejected(err.to_string()))
 }
 

@@ -4,6 +4,7 @@ pub(crate) mod arbiter;
 pub(crate) mod archive;
 pub(crate) mod boards;
 pub(crate) mod games;
+pub(crate) mod tournament;
 
 use std::sync::Arc;
 
@@ -38,6 +39,28 @@ pub(crate) fn all() -> Router<Arc<App>> {
             "/api/v1/boards/{board}/result",
             post(arbiter::handle_result),
         )
+        .route(
+            "/api/v1/boards/{board}/moves/{n}/void",
+            post(arbiter::handle_void),
+        )
+        .route(
+            "/api/v1/boards/{board}/moves/{n}/restore",
+            post(arbiter::handle_restore),
+        )
+        .route(
+            "/api/v1/boards/{board}/late-start",
+            post(arbiter::handle_late_start),
+        )
+        .route("/api/v1/boards/{board}/seal", post(arbiter::handle_seal))
+        .route(
+            "/api/v1/boards/{board}/unseal",
+            post(arbiter::handle_unseal),
+        )
+        .route(
+            "/api/v1/boards/{board}/resume-play",
+            post(arbiter::handle_resume_play),
+        )
+        .route("/api/v1/boards/{board}/audit", get(arbiter::handle_audit))
         .route("/api/v1/games", get(games::handle_games))
         .route("/api/v1/games/{game}", get(games::handle_game))
         .route("/api/v1/games/{game}/sgf", get(games::handle_game_sgf))
@@ -45,7 +68,45 @@ pub(crate) fn all() -> Router<Arc<App>> {
         .route("/api/v1/openapi.json", get(openapi::handle_openapi))
         .route("/api/v1/metrics", get(metrics::handle_metrics))
         .route("/metrics", get(metrics::handle_metrics))
+        .merge(tournament_routes())
         .merge(super::pages::routes())
+}
+
+/// The tournament desk's routes (issue 13).
+fn tournament_routes() -> Router<Arc<App>> {
+    use axum::extract::DefaultBodyLimit;
+    Router::new()
+        .route(
+            "/api/v1/tournament/round",
+            get(tournament::handle_round)
+                .post(tournament::handle_load)
+                .layer(DefaultBodyLimit::max(tournament::ROUND_BODY_LIMIT)),
+        )
+        .route(
+            "/api/v1/tournament/seating",
+            get(tournament::handle_seating),
+        )
+        .route("/api/v1/tournament/start", post(tournament::handle_start))
+        .route(
+            "/api/v1/tournament/tables/{table}/seat",
+            post(tournament::handle_reseat),
+        )
+        .route(
+            "/api/v1/tournament/tables/{table}/result",
+            post(tournament::handle_decide),
+        )
+        .route(
+            "/api/v1/tournament/results",
+            get(tournament::handle_results),
+        )
+        .route(
+            "/api/v1/tournament/standings",
+            get(tournament::handle_standings),
+        )
+        .route(
+            "/api/v1/tournament/opengotha",
+            get(tournament::handle_opengotha),
+        )
 }
 
 /// The SGF media type of api.md.

@@ -130,7 +130,10 @@ impl BoardControl for FakeControl {
         who: String,
     ) -> futures::future::BoxFuture<'static, Result<Value, RequestError>> {
         let refused = self.refuse.lock().unwrap().clone();
-        let kind = serde_json::to_value(&request).unwrap()["request"].clone();
+        let kind = match &request {
+            ArbiterRequest::Act(act) => json!(act.command.name()),
+            other => serde_json::to_value(other).unwrap()["request"].clone(),
+        };
         if refused.is_none() {
             self.requests.lock().unwrap().push((request, who));
         }
