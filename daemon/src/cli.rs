@@ -77,6 +77,24 @@ pub enum Command {
     },
     /// Print the documented default config (deploy/goban-bridge.toml).
     GenerateConfig,
+    /// Write every finished game of the journal as SGF, with index.csv and index.json.
+    Export {
+        /// Which journal.
+        #[command(flatten)]
+        source: crate::archive::command::JournalSource,
+        /// The directory to write into (created if needed).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Copy the journal to a new file, safely while the daemon runs.
+    Backup {
+        /// Which journal.
+        #[command(flatten)]
+        source: crate::archive::command::JournalSource,
+        /// The new file (never overwritten).
+        #[arg(long)]
+        out: PathBuf,
+    },
 }
 
 /// Run the parsed command line; the exit code of the process.
@@ -89,6 +107,8 @@ pub fn main() -> ExitCode {
         }
         Command::CheckConfig { file } => check_config(&file),
         Command::Ports => crate::commands::ports(),
+        Command::Export { source, out } => crate::archive::command::run_export(&source, &out),
+        Command::Backup { source, out } => crate::archive::command::run_backup(&source, &out),
         command => {
             let runtime = match tokio::runtime::Builder::new_multi_thread()
                 .enable_all()

@@ -117,7 +117,11 @@ pub async fn run_async(command: Command, log_override: Option<LogFormat>) -> any
             let options = sim_options(boards, speed, script, seed, shared_port, dir);
             simulate(&games, &options).await
         }
-        Command::Ports | Command::CheckConfig { .. } | Command::GenerateConfig => Ok(()),
+        Command::Ports
+        | Command::CheckConfig { .. }
+        | Command::GenerateConfig
+        | Command::Export { .. }
+        | Command::Backup { .. } => Ok(()),
     }
 }
 

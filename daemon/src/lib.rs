@@ -7,6 +7,7 @@
 #![warn(missing_docs)]
 
 pub mod app;
+pub mod archive;
 pub mod broker;
 pub mod cli;
 pub mod commands;

@@ -14,7 +14,7 @@ use super::bodies::{
     Ruleset, RulingAction, RulingBody, StartGameBody,
 };
 use super::error::{PROBLEM_JSON, Problem};
-use super::routes::{arbiter, boards, games};
+use super::routes::{arbiter, archive, boards, games};
 use super::schema::{
     AuditEntry, AuditList, BoardHealth, BoardList, BoardState, Evidence, GameList, Health,
     Infraction, MoveRecord, SseEvent,
@@ -50,6 +50,7 @@ use super::{metrics, sse};
         games::handle_games,
         games::handle_game,
         games::handle_game_sgf,
+        archive::handle_archive,
         handle_openapi,
         metrics::handle_metrics,
     ),

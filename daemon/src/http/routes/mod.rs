@@ -1,6 +1,7 @@
 //! The route table: every path of api.md under /api/v1, plus /metrics.
 
 pub(crate) mod arbiter;
+pub(crate) mod archive;
 pub(crate) mod boards;
 pub(crate) mod games;
 pub(crate) mod tournament;
@@ -63,6 +64,7 @@ pub(crate) fn all() -> Router<Arc<App>> {
         .route("/api/v1/games", get(games::handle_games))
         .route("/api/v1/games/{game}", get(games::handle_game))
         .route("/api/v1/games/{game}/sgf", get(games::handle_game_sgf))
+        .route("/api/v1/archive.zip", get(archive::handle_archive))
         .route("/api/v1/openapi.json", get(openapi::handle_openapi))
         .route("/api/v1/metrics", get(metrics::handle_metrics))
         .route("/metrics", get(metrics::handle_metrics))

@@ -32,6 +32,25 @@ impl Broker {
         broker
     }
 
+    /// Starts a broker on a free loopback port with a whole config of the test's own:
+    /// `conf(port)` gives its text (a listener on that port included).
+    pub(crate) fn start_with(
+        dir: &std::path::Path,
+        name: &str,
+        conf: impl Fn(u16) -> String,
+    ) -> Self {
+        let port = free_port();
+        let path = dir.join(format!("{name}.conf"));
+        std::fs::write(&path, conf(port)).expect("write the mosquitto config");
+        let mut broker = Self {
+            port,
+            conf: path,
+            child: None,
+        };
+        broker.restart();
+        broker
+    }
+
     /// (Re)starts the process on the same port and waits until it accepts connections (5 s at most).
     pub(crate) fn restart(&mut self) {
         let child = Command::new("mosquitto")

@@ -21,6 +21,8 @@ pub(crate) struct Setup {
     pub(crate) prefix: String,
     pub(crate) board_port: PathBuf,
     pub(crate) clock_port: PathBuf,
+    /// Extra lines of the `[mqtt]` table (e.g. `username`/`password`).
+    pub(crate) mqtt_extra: String,
 }
 
 impl Setup {
@@ -33,6 +35,7 @@ impl Setup {
             prefix: unique("gbe2e"),
             board_port: board_port.to_path_buf(),
             clock_port: clock_port.to_path_buf(),
+            mqtt_extra: String::new(),
         }
     }
 
@@ -40,7 +43,7 @@ impl Setup {
         let config = format!(
             "[server]\nlisten = \"127.0.0.1:{http}\"\narbiter_tokens = [\"{TOKEN}\"]\n\
              [journal]\npath = \"{journal}\"\n\
-             [mqtt]\nurl = \"mqtt://127.0.0.1:{broker}\"\nprefix = \"{prefix}\"\nclient_id = \"{prefix}\"\nmax_backoff = \"1s\"\n\
+             [mqtt]\nurl = \"mqtt://127.0.0.1:{broker}\"\nprefix = \"{prefix}\"\nclient_id = \"{prefix}\"\nmax_backoff = \"1s\"\n{mqtt_extra}\
              [referee]\nsettle_time = \"100ms\"\n\
              [[board]]\nid = \"{BOARD}\"\nboard_port = \"{board}\"\nclock_port = \"{clock}\"\nsize = 9\n\
              ruleset = \"cn2002\"\ntime_control = \"absolute:main=90m\"\nautostart = true\n\
@@ -49,6 +52,7 @@ impl Setup {
             journal = self.dir.join("journal.sqlite").display(),
             broker = self.broker_port,
             prefix = self.prefix,
+            mqtt_extra = self.mqtt_extra,
             board = self.board_port.display(),
             clock = self.clock_port.display(),
         );

@@ -149,6 +149,17 @@ impl Device {
         self.send(bytes);
     }
 
+    /// Clock: another key (`RESIGN_L`, `DONE_R`, `PAUSE`, ...), wire-protocol `$KEY`.
+    pub(crate) fn key(&self, key: &str) {
+        let bytes = {
+            let mut m = self.model.lock().expect("device model");
+            let out = frame(&format!("KEY,{},{},{key}", m.seq, m.ms()));
+            m.seq = m.seq.wrapping_add(1);
+            out
+        };
+        self.send(bytes);
+    }
+
     /// Closes the pty: the daemon sees the device vanish.
     pub(crate) fn unplug(&self) {
         self.cancel.cancel();

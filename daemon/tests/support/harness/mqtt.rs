@@ -34,7 +34,21 @@ impl Subscriber {
     /// Connects to 127.0.0.1:`port`; `persistent` keeps the session (clean_session = false) so the
     /// broker queues QoS 1 messages while this client is away.
     pub(crate) async fn start(port: u16, client_id: &str, filter: &str, persistent: bool) -> Self {
+        Self::start_as(port, client_id, filter, persistent, None).await
+    }
+
+    /// As [`Subscriber::start`], logged in with a user name and password.
+    pub(crate) async fn start_as(
+        port: u16,
+        client_id: &str,
+        filter: &str,
+        persistent: bool,
+        login: Option<(&str, &str)>,
+    ) -> Self {
         let mut options = MqttOptions::new(client_id, "127.0.0.1", port);
+        if let Some((user, password)) = login {
+            options.set_credentials(user, password);
+        }
         options.set_keep_alive(Duration::from_secs(5));
         options.set_clean_session(!persistent);
         let (client, mut events) = AsyncClient::new(options, 100);
