@@ -41,5 +41,8 @@ pub use input::{
     ArbiterCommand, Button, ClockKey, Device, GameSetup, Input, PointChange, Reading, RulingAction,
 };
 pub use referee::Referee;
-pub use state::{BoardState, DeviceState, Link, MoveRecord, PerColor, Phase, SCHEMA_VERSION};
+pub use state::{
+    BoardState, DeviceState, LIVE_SCHEMA_VERSION, LastMove, Link, LiveState, MoveRecord, PerColor,
+    Phase, SCHEMA_VERSION,
+};
 pub use timestamp::Timestamp;

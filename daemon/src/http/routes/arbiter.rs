@@ -6,14 +6,14 @@
 
 use std::sync::Arc;
 
-use axum::Json;
 use axum::extract::{Path, State};
-use serde::Serialize;
-use serde_json::Value;
+use goban_referee::ArbiterCommand;
 
+use super::boards::FullState;
 use crate::http::App;
 use crate::http::auth::{Arbiter, Identity};
 use crate::http::bodies::{Body, ClockBody, DeadStonesBody, ResultBody, RulingBody, StartGameBody};
+use crate::http::command::kind_of;
 use crate::http::error::ApiError;
 use crate::hub::ArbiterRequest;
 
@@ -43,8 +43,8 @@ pub(crate) async fn handle_start_game(
     Arbiter(who): Arbiter,
     Path(board): Path<String>,
     Body(body): Body<StartGameBody>,
-) -> Result<Json<Value>, ApiError> {
-    submit(&app, &board, who, ArbiterRequest::StartGame, &body).await
+) -> Result<FullState, ApiError> {
+    submit(&app, &board, who, body.command()).await
 }
 
 /// POST /boards/{board}/infractions/{id}/ruling: confirm, sanction or dismiss an alert.
@@ -68,25 +68,16 @@ pub(crate) async fn handle_ruling(
     Arbiter(who): Arbiter,
     Path((board, id)): Path<(String, String)>,
     Body(body): Body<RulingBody>,
-) -> Result<Json<Value>, ApiError> {
-    let state = app
+) -> Result<FullState, ApiError> {
+    let view = app
         .hub
-        .state(&board)
+        .view(&board)
         .ok_or_else(|| ApiError::UnknownBoard(board.clone()))?;
-    let known = state["infractions"]
-        .as_array()
-        .is_some_and(|all| all.iter().any(|i| i["id"] == id.as_str()));
+    let known = view.state.infractions.iter().any(|i| i.id.0 == id);
     if !known {
         return Err(ApiError::UnknownInfraction(id));
     }
-    submit(
-        &app,
-        &board,
-        who,
-        |value| ArbiterRequest::Ruling { id, body: value },
-        &body,
-    )
-    .await
+    submit(&app, &board, who, body.command(id)).await
 }
 
 /// POST /boards/{board}/clock: pause, resume or adjust time (CN2002 14, 22.8-22.9).
@@ -110,8 +101,9 @@ pub(crate) async fn handle_clock(
     Arbiter(who): Arbiter,
     Path(board): Path<String>,
     Body(body): Body<ClockBody>,
-) -> Result<Json<Value>, ApiError> {
-    submit(&app, &board, who, ArbiterRequest::Clock, &body).await
+) -> Result<FullState, ApiError> {
+    let command = body.command(who.name());
+    submit(&app, &board, who, command).await
 }
 
 /// POST /boards/{board}/dead-stones: mark or unmark dead groups (CN2002 counting).
@@ -135,18 +127,14 @@ pub(crate) async fn handle_dead_stones(
     Arbiter(who): Arbiter,
     Path(board): Path<String>,
     Body(body): Body<DeadStonesBody>,
-) -> Result<Json<Value>, ApiError> {
-    let state = app
+) -> Result<FullState, ApiError> {
+    let view = app
         .hub
-        .state(&board)
+        .view(&board)
         .ok_or_else(|| ApiError::UnknownBoard(board.clone()))?;
-    let size = state["size"]
-        .as_u64()
-        .and_then(|s| u32::try_from(s).ok())
-        .unwrap_or(19)
-        .clamp(2, MAX_SIZE);
+    let size = u32::from(view.state.size).clamp(2, MAX_SIZE);
     let body = body.normalise(size)?;
-    submit(&app, &board, who, ArbiterRequest::DeadStones, &body).await
+    submit(&app, &board, who, body.command()).await
 }
 
 /// POST /boards/{board}/result: record or correct the result.
@@ -170,25 +158,26 @@ pub(crate) async fn handle_result(
     Arbiter(who): Arbiter,
     Path(board): Path<String>,
     Body(body): Body<ResultBody>,
-) -> Result<Json<Value>, ApiError> {
-    submit(&app, &board, who, ArbiterRequest::Result, &body).await
+) -> Result<FullState, ApiError> {
+    submit(&app, &board, who, body.command()).await
 }
 
-/// Hands one request to the board's runtime and answers with the new state it returns.
-async fn submit<B: Serialize>(
+/// Hands one command to the board's runtime and answers with the new state it returns.
+async fn submit(
     app: &App,
     board: &str,
     who: Identity,
-    wrap: impl FnOnce(Value) -> ArbiterRequest,
-    body: &B,
-) -> Result<Json<Value>, ApiError> {
+    command: ArbiterCommand,
+) -> Result<FullState, ApiError> {
     let control = app.control(board)?;
-    // Serialising our own plain structs cannot fail; map it anyway rather than panic.
-    let value = serde_json::to_value(body).map_err(|e| ApiError::bad_body(e.to_string()))?;
-    let request = wrap(value);
-    let kind = request_kind(&request);
+    let kind = kind_of(&command);
     tracing::info!(board, who = who.name(), kind, "arbiter request");
-    let outcome = control.request(request, who.name().to_owned()).await;
+    let request = ArbiterRequest {
+        command,
+        who: who.name().to_owned(),
+        note: None,
+    };
+    let outcome = control.request(request).await;
     let label = if outcome.is_ok() {
         "applied"
     } else {
@@ -197,20 +186,10 @@ async fn submit<B: Serialize>(
     metrics::counter!("goban_http_arbiter_requests_total", "kind" => kind, "outcome" => label)
         .increment(1);
     match outcome {
-        Ok(state) => Ok(Json(state)),
+        Ok(view) => Ok(FullState(view.full.clone())),
         Err(error) => {
             tracing::info!(board, who = who.name(), kind, cause = %error, "arbiter request refused");
             Err(error.into())
         }
-    }
-}
-
-fn request_kind(request: &ArbiterRequest) -> &'static str {
-    match request {
-        ArbiterRequest::StartGame(_) => "game",
-        ArbiterRequest::Ruling { .. } => "ruling",
-        ArbiterRequest::Clock(_) => "clock",
-        ArbiterRequest::DeadStones(_) => "dead_stones",
-        ArbiterRequest::Result(_) => "result",
     }
 }

@@ -1,47 +1,66 @@
 //! Arbiter routes: token checks, strict bodies, 4xx JSON with the state unchanged, and what reaches the runtime.
 
-use serde_json::{Value, json};
+use goban_referee::{ArbiterCommand, GameSetup, InfractionId, RulingAction};
+use serde_json::json;
 
 use super::{Harness, TOKEN, TOKEN_2, build_settings, json_of};
 use crate::hub::ArbiterRequest;
 
-/// Each arbiter route with a valid body and the request the runtime must receive.
-fn build_cases() -> Vec<(&'static str, &'static str, Value)> {
+/// Each arbiter route with a valid body and the command the runtime must receive (sent as `arbiter#2`).
+fn build_cases() -> Vec<(&'static str, &'static str, ArbiterCommand)> {
     vec![
         (
             "/boards/table-1/game",
             r#"{"black":"Ke Jie","komi":7.5,"time_control":"byoyomi-cn:main=60m,reserve=5"}"#,
-            json!({"request": "start_game", "black": "Ke Jie", "komi": 7.5, "time_control": "byoyomi-cn:main=60m,reserve=5"}),
+            ArbiterCommand::StartGame(GameSetup {
+                black: Some("Ke Jie".into()),
+                komi: Some(7.5),
+                time_control: Some("byoyomi-cn:main=60m,reserve=5".parse().unwrap()),
+                ..GameSetup::default()
+            }),
         ),
         (
             "/boards/table-1/infractions/inf-1/ruling",
             r#"{"action":"confirm","note":"seen"}"#,
-            json!({"request": "ruling", "id": "inf-1", "body": {"action": "confirm", "note": "seen"}}),
+            ArbiterCommand::Ruling {
+                id: InfractionId("inf-1".into()),
+                action: RulingAction::Confirm,
+                note: "seen".into(),
+            },
         ),
         (
             "/boards/table-1/clock",
             r#"{"action":"adjust","color":"white","delta_ms":-60000}"#,
-            json!({"request": "clock", "action": "adjust", "color": "white", "delta_ms": -60000}),
+            ArbiterCommand::AdjustClock {
+                color: goban_rules::Color::White,
+                delta_ms: -60_000,
+                by: "arbiter#2".into(),
+            },
         ),
         (
             "/boards/table-1/clock",
             r#"{"action":"pause"}"#,
-            json!({"request": "clock", "action": "pause"}),
+            ArbiterCommand::Pause,
         ),
         (
             "/boards/table-1/dead-stones",
             r#"{"points":["q16","D4"],"dead":true}"#,
-            json!({"request": "dead_stones", "points": ["Q16", "D4"], "dead": true}),
+            ArbiterCommand::MarkDead {
+                points: vec!["Q16".into(), "D4".into()],
+                dead: true,
+            },
         ),
         (
             "/boards/table-1/result",
             r#"{"result":"B+0.75"}"#,
-            json!({"request": "result", "result": "B+0.75"}),
+            ArbiterCommand::SetResult {
+                result: "B+0.75".into(),
+            },
         ),
     ]
 }
 
-fn taken(harness: &Harness) -> Vec<(ArbiterRequest, String)> {
+fn taken(harness: &Harness) -> Vec<ArbiterRequest> {
     std::mem::take(&mut *harness.control.requests.lock().unwrap())
 }
 
@@ -51,15 +70,14 @@ async fn every_arbiter_route_reaches_the_runtime_with_who() {
     for (path, body, expected) in build_cases() {
         let (status, answer) = json_of(harness.post(path, Some(TOKEN_2), body).await).await;
         assert_eq!(status, 200, "{path}: {answer}");
-        assert_eq!(
-            answer["last_request"], expected["request"],
-            "{path} answers the new state"
-        );
+        assert_eq!(answer["seq"], 1000, "{path} answers the new state");
         let requests = taken(&harness);
         assert_eq!(requests.len(), 1, "{path}");
-        let (request, who) = &requests[0];
-        assert_eq!(serde_json::to_value(request).unwrap(), expected, "{path}");
-        assert_eq!(who, "arbiter#2", "identity by index, never the token");
+        assert_eq!(requests[0].command, expected, "{path}");
+        assert_eq!(
+            requests[0].who, "arbiter#2",
+            "identity by index, never the token"
+        );
     }
     harness.stop().await;
 }
@@ -77,8 +95,8 @@ async fn start_game_accepts_no_body() {
     assert_eq!(response.status().as_u16(), 200);
     let requests = taken(&harness);
     assert_eq!(
-        serde_json::to_value(&requests[0].0).unwrap(),
-        json!({"request": "start_game"})
+        requests[0].command,
+        ArbiterCommand::StartGame(GameSetup::default())
     );
     harness.stop().await;
 }
@@ -348,9 +366,9 @@ async fn infraction_ids_with_a_slash_are_percent_encoded() {
     .await;
     assert_eq!(status, 200, "{answer}");
     let requests = taken(&harness);
-    let ArbiterRequest::Ruling { id, .. } = &requests[0].0 else {
+    let ArbiterCommand::Ruling { id, .. } = &requests[0].command else {
         panic!("not a ruling")
     };
-    assert_eq!(id, "2026-11-30-table-1-1/3");
+    assert_eq!(id.0, "2026-11-30-table-1-1/3");
     harness.stop().await;
 }

@@ -38,6 +38,8 @@ fn spec_paths() -> Option<Vec<(String, String)>> {
         for entry in first_cell.split(',') {
             let mut words = entry.split_whitespace();
             if let (Some(method), Some(path)) = (words.next(), words.next()) {
+                // `?since=N` and the like are query parameters, not part of the path.
+                let path = path.split('?').next().unwrap_or(path);
                 paths.push((method.to_ascii_lowercase(), path.to_owned()));
             }
         }
