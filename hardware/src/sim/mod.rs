@@ -5,6 +5,7 @@
 //! pseudo-terminals or in-memory pipes, on one shared port or two.
 
 mod board;
+mod chatter;
 mod clock;
 mod game;
 mod player;
@@ -25,6 +26,6 @@ pub use port::PortSide;
 pub use pty::{PtyDevice, StableLink};
 pub use run::{SimTable, SimulateOptions, simulate, spawn_tables};
 pub use scenario::Scenario;
-pub use script::{Device, Fault, FaultScript, INFRACTION_IDS, ScriptStep};
+pub use script::{ChatterAt, Device, Fault, FaultScript, INFRACTION_IDS, ScriptStep};
 pub use table::{Endpoint, Table, TableConfig, Transport, spawn_table};
 pub use timeline::{Act, Step, Timeline};

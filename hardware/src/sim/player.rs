@@ -26,6 +26,17 @@ pub struct HumanProfile {
     /// Chance that one empty point near the target flickers: it reads the stone in the hand
     /// for a moment. Default 0.2.
     pub flicker_chance: f64,
+    /// Shortest thinking time in real ms before the speed factor. Default 1000.
+    pub min_think_ms: f64,
+    /// The soonest, in real ms whatever the speed factor, that a hand comes to the board after
+    /// the previous act. Default 600.
+    pub min_reply_ms: u64,
+    /// The soonest, in real ms whatever the speed factor, that a hand reaches the clock after
+    /// its last act on the board. Default 150.
+    pub min_press_ms: u64,
+    /// Chance that a move is an instant reply: no thinking, the stone lands 200-500 ms (real,
+    /// unscaled) after the opponent's press, however fast the referee's settle time. Default 0.
+    pub instant_reply_chance: f64,
 }
 
 impl Default for HumanProfile {
@@ -37,6 +48,10 @@ impl Default for HumanProfile {
             slide_chance: 0.3,
             hover_points: 3,
             flicker_chance: 0.2,
+            min_think_ms: THINK_CLAMP_MS.0,
+            min_reply_ms: MIN_REPLY_MS,
+            min_press_ms: MIN_PRESS_MS,
+            instant_reply_chance: 0.0,
         }
     }
 }
@@ -54,16 +69,16 @@ pub(crate) struct Plan {
     pending: Duration,
 }
 
-/// Fastest and slowest thinking time in real ms: nobody plays in under a second, and an
-/// unscripted think longer than 3 minutes is rare enough to clip.
+/// Default fastest and slowest thinking time in real ms: nobody plays in under a second
+/// (blitz profiles lower it), and an unscripted think longer than 3 minutes is rare enough to clip.
 const THINK_CLAMP_MS: (f64, f64) = (1_000.0, 180_000.0);
 
-/// The soonest, in real ms and whatever the speed factor, that a hand reaches the clock after
-/// its last act on the board: a press sooner than this would overtake the stone's frame.
+/// The default soonest, in real ms and whatever the speed factor, that a hand reaches the
+/// clock after its last act on the board.
 pub(crate) const MIN_PRESS_MS: u64 = 150;
 
-/// The soonest, in real ms and whatever the speed factor, that a player's hand comes to the
-/// board after the previous act: the opponent must see the stone land before answering. It
+/// The default soonest, in real ms and whatever the speed factor, that a player's hand comes
+/// to the board after the previous act: the opponent must see the stone land before answering. It
 /// keeps two moves more than a referee's settle time (300 ms) apart at demo speeds, as at a
 /// real table (faster, they would read as one burst of stones).
 pub(crate) const MIN_REPLY_MS: u64 = 600;
@@ -148,14 +163,33 @@ impl Plan {
         if move_number <= 20 {
             ms *= 0.4;
         }
-        ms = ms.clamp(THINK_CLAMP_MS.0, THINK_CLAMP_MS.1);
+        ms = ms.clamp(
+            self.profile.min_think_ms.min(THINK_CLAMP_MS.1),
+            THINK_CLAMP_MS.1,
+        );
         self.pending += self.scaled(ms);
     }
 
-    /// However fast the speed factor makes the thinking, the hand needs [`MIN_REPLY_MS`] to
-    /// reach the board.
+    /// However fast the speed factor makes the thinking, the hand needs the profile's
+    /// `min_reply_ms` to reach the board.
     pub(crate) fn reach(&mut self) {
-        self.pending = self.pending.max(Duration::from_millis(MIN_REPLY_MS));
+        self.pending = self
+            .pending
+            .max(Duration::from_millis(self.profile.min_reply_ms));
+    }
+
+    /// Whether the next move is an instant reply (draws from the RNG only when the profile
+    /// has instant replies, so other profiles keep their timelines).
+    pub(crate) fn roll_instant(&mut self) -> bool {
+        let chance = self.profile.instant_reply_chance.clamp(0.0, 1.0);
+        chance > 0.0 && self.rng.random_bool(chance)
+    }
+
+    /// An instant reply: the hand was waiting over the board, the stone comes 200-500 ms
+    /// (real, unscaled) after the opponent's press.
+    pub(crate) fn instant(&mut self) {
+        let ms = self.rng.random_range(200..500);
+        self.wait_literal(ms);
     }
 
     pub(crate) fn emit(&mut self, act: Act, note: impl Into<String>) {
@@ -282,7 +316,9 @@ impl Plan {
     /// [`MIN_PRESS_MS`] to travel from the stone to the clock, whatever the speed factor.
     pub(crate) fn press(&mut self, button: Button, note: &str) {
         self.wait(150, 600);
-        self.pending = self.pending.max(Duration::from_millis(MIN_PRESS_MS));
+        self.pending = self
+            .pending
+            .max(Duration::from_millis(self.profile.min_press_ms));
         self.emit(Act::Press { button }, format!("{note}: clock pressed"));
     }
 }

@@ -33,7 +33,7 @@ pub(crate) struct Builder {
     pub(crate) pending: Vec<(u32, Fault)>,
     pub(crate) skipped: Vec<String>,
     /// Acts at absolute times (a stuck sensor's recovery), merged in at the end.
-    deferred: Vec<(Duration, Act, String)>,
+    pub(crate) deferred: Vec<(Duration, Act, String)>,
 }
 
 /// Per-move flags set by the script.
@@ -43,6 +43,7 @@ struct MoveFlags {
     wrong_capture: bool,
     think_ms: Option<u64>,
     after: Vec<Fault>,
+    chatter: Vec<Fault>,
 }
 
 /// A state on the wire for a colour.
@@ -95,8 +96,12 @@ impl Builder {
         if game.setup.is_empty() {
             return;
         }
-        let changes = game.setup.iter().map(|&(p, c)| (p.0, stone(c))).collect();
-        self.plan.board(changes, "setup stones (handicap)");
+        // Black puts the handicap stones down one at a time.
+        for &(p, c) in &game.setup {
+            self.plan.wait(300, 900);
+            self.plan
+                .board(vec![(p.0, stone(c))], "setup stone (handicap)");
+        }
     }
 
     /// The clock button of a colour: L is Black's by default (wire protocol v1, "Clock to host").
@@ -118,9 +123,13 @@ impl Builder {
         for fault in faults {
             self.handle_fault(n, fault, &mut flags);
         }
+        for fault in std::mem::take(&mut flags.chatter) {
+            self.stage_chatter(n, mv, fault);
+        }
         self.try_pending(n, color);
         match flags.think_ms {
             Some(ms) => self.plan.wait_literal(ms),
+            None if self.plan.roll_instant() => self.plan.instant(),
             None => {
                 self.plan.think(n);
                 self.plan.reach();
@@ -149,12 +158,13 @@ impl Builder {
             Fault::WrongColour => self.swapped = !self.swapped,
             Fault::PrematurePress => flags.premature_press = true,
             Fault::WrongCapture => flags.wrong_capture = true,
-            Fault::DoubleMove | Fault::Takeback => flags.after.push(fault),
+            Fault::DoubleMove { .. } | Fault::Takeback { .. } => flags.after.push(fault),
+            Fault::Chatter { .. } => flags.chatter.push(fault),
             Fault::MissedCapture
             | Fault::ForbiddenPoint
             | Fault::KoViolation
             | Fault::OccupiedPoint
-            | Fault::DisplacedStones
+            | Fault::DisplacedStones { .. }
             | Fault::BoardDisturbed { .. } => self.pending.push((n, fault)),
             device_fault => self.handle_device_fault(n, device_fault),
         }

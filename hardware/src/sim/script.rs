@@ -79,6 +79,27 @@ const fn default_stuck_ms() -> u64 {
     5_000
 }
 
+const fn default_chatter_hz() -> u32 {
+    4
+}
+
+const fn default_chatter_ms() -> u64 {
+    20_000
+}
+
+/// Where a chattering sensor is, chosen when the fault is staged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChatterAt {
+    /// An empty point away from the move (default).
+    #[default]
+    Empty,
+    /// A point with a stone on it.
+    Stone,
+    /// An empty neighbour of the point about to be played.
+    NextToMove,
+}
+
 /// A fault: the infraction ids of `spec/rules-digest.md` ("Infractions a sensor board and
 /// clock can witness") staged physically, and device faults.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -91,7 +112,12 @@ pub enum Fault {
     /// A stone put on an occupied point (CN2002 2.3).
     OccupiedPoint,
     /// The same colour plays twice (CN2002 17.2; JK 8.1): a second stone right after the move.
-    DoubleMove,
+    DoubleMove {
+        /// Set: the player lifts the second stone this many ms (unscaled) after placing it,
+        /// without pressing. Unset: they press and the arbiter removes it after 3-10 s.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        corrected_ms: Option<u64>,
+    },
     /// The players hold each other's colours from this move on (CN2002 17.1).
     WrongColour,
     /// The mover presses before removing the stones captured (CN2002 18.2, 22.6), at the first
@@ -102,9 +128,18 @@ pub enum Fault {
     /// The clock is pressed before the stone is placed (CN2002 17.4).
     PrematurePress,
     /// After the press the stone is lifted and put elsewhere (CN2002 17.3; JK 8.2).
-    Takeback,
+    Takeback {
+        /// Set: the player puts it back on its first point this many ms (unscaled) later.
+        /// Unset: the arbiter does, after 3-10 s.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        corrected_ms: Option<u64>,
+    },
     /// A stone already on the board moves to another point (CN2002 17.5; JK 8.3).
-    DisplacedStones,
+    DisplacedStones {
+        /// Set: it is put back this many ms (unscaled) later. Unset: after 3-10 s.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        corrected_ms: Option<u64>,
+    },
     /// The board is knocked: many stones move or vanish at once (CN2002 17.6; JK 8.4).
     #[serde(alias = "knocked_board")]
     BoardDisturbed {
@@ -160,6 +195,20 @@ pub enum Fault {
         state: Option<char>,
         /// How long, in ms (scaled by the speed factor). Default 5000.
         #[serde(default = "default_stuck_ms")]
+        duration_ms: u64,
+    },
+    /// A chattering sensor: one point's reading flips between what lies there and a wrong
+    /// reading (a stone on an empty point, empty on a stone) `hz` times a second, with a
+    /// little jitter, for `duration_ms` (unscaled), starting before the move.
+    Chatter {
+        /// Which point.
+        #[serde(default)]
+        on: ChatterAt,
+        /// Flips to the wrong reading per second. Default 4.
+        #[serde(default = "default_chatter_hz")]
+        hz: u32,
+        /// How long, in ms (unscaled). Default 20000.
+        #[serde(default = "default_chatter_ms")]
         duration_ms: u64,
     },
     /// A clock key pressed before the move: `PAUSE`, `RESUME`, `RESIGN_L`, `RESIGN_R`,

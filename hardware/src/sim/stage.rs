@@ -36,7 +36,7 @@ impl Builder {
                 Fault::ForbiddenPoint => self.stage_void(n, color, Void::Forbidden),
                 Fault::KoViolation => self.stage_void(n, color, Void::Ko),
                 Fault::OccupiedPoint => self.stage_void(n, color, Void::Occupied),
-                Fault::DisplacedStones => self.stage_displaced(n),
+                Fault::DisplacedStones { corrected_ms } => self.stage_displaced(n, *corrected_ms),
                 Fault::BoardDisturbed { stones } => self.stage_knock(n, *stones),
                 // A missed capture waits for a capturing move (see `play_stone`).
                 _ => false,
@@ -50,8 +50,10 @@ impl Builder {
     /// Stages faults that follow the move just played.
     pub(crate) fn stage_after(&mut self, n: u32, color: Color, mv: Move, fault: Fault) {
         let staged = match (&fault, mv) {
-            (Fault::DoubleMove, _) => self.stage_double(n, color),
-            (Fault::Takeback, Move::Play(p)) => self.stage_takeback(n, color, p.0),
+            (Fault::DoubleMove { corrected_ms }, _) => self.stage_double(n, color, *corrected_ms),
+            (Fault::Takeback { corrected_ms }, Move::Play(p)) => {
+                self.stage_takeback(n, color, p.0, *corrected_ms)
+            }
             _ => false,
         };
         if !staged {
@@ -61,8 +63,15 @@ impl Builder {
         }
     }
 
-    /// Puts the readings back to the position of the game record (the arbiter's correction).
+    /// Puts the readings back to the position of the game record (the arbiter's correction
+    /// after 3-10 s).
     fn restore_position(&mut self, note: String) {
+        self.restore_after(None, note);
+    }
+
+    /// Puts the readings back to the position of the game record: the arbiter's correction
+    /// after 3-10 s, or the players' own after `corrected_ms` (unscaled).
+    fn restore_after(&mut self, corrected_ms: Option<u64>, note: String) {
         let changes: Vec<(u16, PointState)> = self
             .game
             .board()
@@ -73,10 +82,14 @@ impl Builder {
                 (self.plan.reading(p.0) != truth).then_some((p.0, truth))
             })
             .collect();
-        if !changes.is_empty() {
-            self.plan.wait(3_000, 10_000);
-            self.plan.board(changes, note);
+        if changes.is_empty() {
+            return;
         }
+        match corrected_ms {
+            Some(ms) => self.plan.wait_literal(ms),
+            None => self.plan.wait(3_000, 10_000),
+        }
+        self.plan.board(changes, note);
     }
 
     fn void_candidates(&self, color: Color, kind: Void) -> Vec<u16> {
@@ -142,8 +155,9 @@ impl Builder {
         out
     }
 
-    /// Right after its move, the same colour places another stone and presses (CN2002 17.2).
-    fn stage_double(&mut self, n: u32, color: Color) -> bool {
+    /// Right after its move, the same colour places another stone and presses (CN2002 17.2);
+    /// or, with `corrected_ms`, lifts it again that much later without pressing.
+    fn stage_double(&mut self, n: u32, color: Color, corrected_ms: Option<u64>) -> bool {
         let board = self.game.board();
         let candidates: Vec<u16> = board
             .size()
@@ -158,13 +172,15 @@ impl Builder {
         self.plan.wait(1_500, 5_000);
         self.plan.hover(q, stone(color), &note);
         self.plan.place(q, stone(color), &note);
-        self.plan.press(self.button(color), &note);
-        self.restore_position(format!("{note}: arbiter removes the second stone"));
+        if corrected_ms.is_none() {
+            self.plan.press(self.button(color), &note);
+        }
+        self.restore_after(corrected_ms, format!("{note}: the second stone is removed"));
         true
     }
 
     /// After the press the stone is lifted and put elsewhere; the arbiter puts it back (CN2002 17.3).
-    fn stage_takeback(&mut self, n: u32, color: Color, p: u16) -> bool {
+    fn stage_takeback(&mut self, n: u32, color: Color, p: u16, corrected_ms: Option<u64>) -> bool {
         let mut targets = self.plan.empty_neighbours(p);
         if targets.is_empty() {
             targets = (0..self.plan.readings.len())
@@ -182,14 +198,15 @@ impl Builder {
             format!("{note}: stone lifted after the press"),
         );
         self.plan.place(r, stone(color), &note);
-        self.restore_position(format!(
-            "{note}: arbiter puts the stone back on its first point"
-        ));
+        self.restore_after(
+            corrected_ms,
+            format!("{note}: the stone goes back on its first point"),
+        );
         true
     }
 
     /// A stone already on the board moves to a neighbouring point (CN2002 17.5).
-    fn stage_displaced(&mut self, n: u32) -> bool {
+    fn stage_displaced(&mut self, n: u32, corrected_ms: Option<u64>) -> bool {
         let mut stones: Vec<(u16, Color)> =
             self.game.board().stones().map(|(p, c)| (p.0, c)).collect();
         stones.shuffle(&mut self.plan.rng);
@@ -206,7 +223,7 @@ impl Builder {
             vec![(s, PointState::Empty), (to, stone(c))],
             format!("{note}: a stone is pushed aside"),
         );
-        self.restore_position(format!("{note}: arbiter puts it back"));
+        self.restore_after(corrected_ms, format!("{note}: it is put back"));
         true
     }
 

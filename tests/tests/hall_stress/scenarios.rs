@@ -1,0 +1,293 @@
+//! The hall's disturbances as scenarios: each builds, per game, a profile, a fault script, the ports' wiring and what is expected.
+
+use goban_hardware::sim::{ChatterAt, Device, Fault, FaultScript, HumanProfile, ScriptStep};
+use goban_referee::InfractionKind;
+use rand::Rng;
+use rand::rngs::SmallRng;
+
+use crate::hall::Wiring;
+
+/// What one game of a scenario is played with.
+pub(crate) struct Plan {
+    pub(crate) profile: HumanProfile,
+    pub(crate) script: FaultScript,
+    pub(crate) wiring: Wiring,
+    /// Staged alerts that are not false, by kind.
+    pub(crate) staged: Vec<(InfractionKind, usize)>,
+    /// The board cannot see for a while (unplugged, chattering, joins late).
+    pub(crate) blinded: bool,
+    /// The board is plugged in only after this many presses.
+    pub(crate) board_joins_after: Option<usize>,
+}
+
+/// A session of three games on the same board.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Series {
+    /// The players clear the board before the arbiter starts the next game.
+    pub(crate) cleared: bool,
+    /// The second game has a handicap.
+    pub(crate) handicap: bool,
+}
+
+/// Builds a game's plan from the RNG and the game's number of moves.
+pub(crate) type Build = Box<dyn Fn(&mut SmallRng, usize) -> Plan>;
+
+/// A named scenario.
+pub(crate) struct Scenario {
+    pub(crate) name: String,
+    /// Single games from the handicap games rather than the even ones.
+    pub(crate) handicap: bool,
+    pub(crate) series: Option<Series>,
+    pub(crate) build: Build,
+}
+
+/// The demo's speed factor.
+const DEMO: f64 = 4.0;
+
+fn demo() -> HumanProfile {
+    HumanProfile {
+        speed: DEMO,
+        ..HumanProfile::default()
+    }
+}
+
+fn plan(profile: HumanProfile) -> Plan {
+    Plan {
+        profile,
+        script: FaultScript::default(),
+        wiring: Wiring::default(),
+        staged: Vec::new(),
+        blinded: false,
+        board_joins_after: None,
+    }
+}
+
+/// `count` moves spread over the game, at least 15 apart, away from both ends.
+fn moves_for(rng: &mut SmallRng, moves: usize, count: usize) -> Vec<u32> {
+    let span = moves.saturating_sub(30).max(1) / count.max(1);
+    (0..count)
+        .map(|i| {
+            let lo = 10 + i * span;
+            u32::try_from(rng.random_range(lo..lo + span.max(1))).unwrap_or(10)
+        })
+        .collect()
+}
+
+fn script(steps: Vec<(u32, Fault)>) -> FaultScript {
+    FaultScript {
+        steps: steps
+            .into_iter()
+            .map(|(at_move, fault)| ScriptStep { at_move, fault })
+            .collect(),
+    }
+}
+
+fn scenario(name: &str, build: impl Fn(&mut SmallRng, usize) -> Plan + 'static) -> Scenario {
+    Scenario {
+        name: name.to_owned(),
+        handicap: false,
+        series: None,
+        build: Box::new(build),
+    }
+}
+
+/// A fast profile: the whole move, press included, takes about `ms` of real time.
+fn pace(ms: f64) -> HumanProfile {
+    // Gestures take about 700 ms of real time before the speed factor (hover, place, press).
+    let speed = (700.0 / (ms * 0.42)).max(1.0);
+    HumanProfile {
+        speed,
+        think_median_ms: ms * speed * 0.3,
+        min_think_ms: ms * speed * 0.2,
+        min_reply_ms: (ms * 0.35) as u64,
+        min_press_ms: (ms * 0.2) as u64,
+        ..HumanProfile::default()
+    }
+}
+
+fn pace_scenarios() -> Vec<Scenario> {
+    let mut out: Vec<Scenario> = [250.0, 500.0, 1_000.0]
+        .into_iter()
+        .map(|ms| {
+            scenario(&format!("pace {:.2} s/move", ms / 1_000.0), move |_, _| {
+                plan(pace(ms))
+            })
+        })
+        .collect();
+    out.push(scenario("pace human (8 s median)", |_, _| {
+        plan(HumanProfile::default())
+    }));
+    out.push(Scenario {
+        handicap: true,
+        ..scenario("handicap game, demo pace", |_, _| plan(demo()))
+    });
+    for share in [0.10, 0.35] {
+        out.push(scenario(
+            &format!("instant replies {:.0}%", share * 100.0),
+            move |_, _| {
+                plan(HumanProfile {
+                    instant_reply_chance: share,
+                    ..demo()
+                })
+            },
+        ));
+    }
+    out
+}
+
+fn device_scenarios() -> Vec<Scenario> {
+    let unplug = |device: Device| {
+        move |rng: &mut SmallRng, moves: usize| {
+            let steps = moves_for(rng, moves, 2)
+                .into_iter()
+                .map(|n| {
+                    let down_ms = rng.random_range(1_000..=10_000);
+                    (n, Fault::Unplug { device, down_ms })
+                })
+                .collect();
+            Plan {
+                script: script(steps),
+                blinded: true,
+                // About 3 s a move: 0 to 3 moves are made while it is unplugged.
+                ..plan(HumanProfile {
+                    speed: 3.0,
+                    ..HumanProfile::default()
+                })
+            }
+        }
+    };
+    let chatter = |on: ChatterAt| {
+        move |rng: &mut SmallRng, moves: usize| {
+            let steps = moves_for(rng, moves, 2)
+                .into_iter()
+                .map(|n| {
+                    let hz = rng.random_range(2..=10);
+                    let duration_ms = rng.random_range(5_000..=30_000);
+                    (
+                        n,
+                        Fault::Chatter {
+                            on,
+                            hz,
+                            duration_ms,
+                        },
+                    )
+                })
+                .collect();
+            Plan {
+                script: script(steps),
+                blinded: true,
+                ..plan(demo())
+            }
+        }
+    };
+    vec![
+        scenario("board unplugged 1-10 s", unplug(Device::Board)),
+        scenario("clock unplugged 1-10 s", unplug(Device::Clock)),
+        scenario(
+            "chatter 2-10 Hz 5-30 s, empty point",
+            chatter(ChatterAt::Empty),
+        ),
+        scenario(
+            "chatter 2-10 Hz 5-30 s, on a stone",
+            chatter(ChatterAt::Stone),
+        ),
+        scenario(
+            "chatter 2-10 Hz 5-30 s, next to move",
+            chatter(ChatterAt::NextToMove),
+        ),
+        scenario("board joins mid-game", |rng, _| Plan {
+            blinded: true,
+            board_joins_after: Some(rng.random_range(5..40)),
+            ..plan(demo())
+        }),
+    ]
+}
+
+fn correction_scenarios() -> Vec<Scenario> {
+    let corrected = |kind: InfractionKind| {
+        move |rng: &mut SmallRng, moves: usize| {
+            let at = moves_for(rng, moves, 2);
+            let steps: Vec<(u32, Fault)> = at
+                .iter()
+                .map(|&n| {
+                    let corrected_ms = Some(rng.random_range(300..=3_000));
+                    let fault = match kind {
+                        InfractionKind::DoubleMove => Fault::DoubleMove { corrected_ms },
+                        InfractionKind::Takeback => Fault::Takeback { corrected_ms },
+                        _ => Fault::DisplacedStones { corrected_ms },
+                    };
+                    (n, fault)
+                })
+                .collect();
+            Plan {
+                staged: vec![(kind, steps.len())],
+                script: script(steps),
+                ..plan(demo())
+            }
+        }
+    };
+    vec![
+        scenario(
+            "double move corrected 0.3-3 s",
+            corrected(InfractionKind::DoubleMove),
+        ),
+        scenario(
+            "takeback corrected 0.3-3 s",
+            corrected(InfractionKind::Takeback),
+        ),
+        scenario(
+            "displaced stone corrected 0.3-3 s",
+            corrected(InfractionKind::DisplacedStones),
+        ),
+    ]
+}
+
+fn skew_scenarios() -> Vec<Scenario> {
+    let mut out = Vec::new();
+    for sync in [false, true] {
+        for skew_ms in [-250, -100, 100, 250] {
+            let name = format!(
+                "skew board {skew_ms:+} ms{}",
+                if sync { ", SYNC" } else { "" }
+            );
+            out.push(scenario(&name, move |_, _| Plan {
+                wiring: Wiring { skew_ms, sync },
+                ..plan(HumanProfile {
+                    instant_reply_chance: 0.2,
+                    ..demo()
+                })
+            }));
+        }
+    }
+    out
+}
+
+fn series_scenarios() -> Vec<Scenario> {
+    let mut out = Vec::new();
+    for handicap in [false, true] {
+        for cleared in [true, false] {
+            let name = format!(
+                "3 games, {}{}",
+                if cleared { "cleared" } else { "not cleared" },
+                if handicap { ", 2nd handicap" } else { "" }
+            );
+            out.push(Scenario {
+                name,
+                handicap: false,
+                series: Some(Series { cleared, handicap }),
+                build: Box::new(|_, _| plan(demo())),
+            });
+        }
+    }
+    out
+}
+
+/// Every scenario of the suite, in table order.
+pub(crate) fn all() -> Vec<Scenario> {
+    let mut out = pace_scenarios();
+    out.extend(device_scenarios());
+    out.extend(correction_scenarios());
+    out.extend(skew_scenarios());
+    out.extend(series_scenarios());
+    out
+}

@@ -1,0 +1,211 @@
+//! Counting what the referee made of a game against the record: moves recovered, lost, invented, phantom passes, false and staged alerts.
+
+use goban_referee::InfractionKind;
+
+/// Something the referee said during a game that the suite counts.
+#[derive(Clone, Debug)]
+pub(crate) enum Noted {
+    /// An alert of the digest's table.
+    Infraction { kind: InfractionKind, text: String },
+}
+
+/// What the referee produced for one game.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct GameLog {
+    pub(crate) noted: Vec<Noted>,
+    /// The recorded moves ("D4", "pass") at the game's end.
+    pub(crate) moves: Vec<String>,
+    /// The game position at the end.
+    pub(crate) position: String,
+}
+
+/// What was expected of one game.
+pub(crate) struct Expected {
+    pub(crate) name: String,
+    /// The record's moves ("D4", "pass").
+    pub(crate) moves: Vec<String>,
+    /// Alerts of these kinds were staged: this many of them are not false.
+    pub(crate) staged: Vec<(InfractionKind, usize)>,
+    /// The board could not see for a while: one ask-the-arbiter alert is due if moves are lost.
+    pub(crate) blinded: bool,
+}
+
+/// The counts of one game or a sum of games.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Counts {
+    pub(crate) games: usize,
+    pub(crate) moves: usize,
+    pub(crate) recovered: usize,
+    pub(crate) lost: usize,
+    pub(crate) invented: usize,
+    pub(crate) phantom_passes: usize,
+    pub(crate) false_alerts: usize,
+    pub(crate) staged_alerts: usize,
+    pub(crate) ask_alerts: usize,
+    /// Games with moves lost that did not get exactly one ask-the-arbiter alert.
+    pub(crate) unasked: usize,
+    pub(crate) failed_games: usize,
+    /// Virtual play time in ms, for the pace column.
+    pub(crate) play_ms: u64,
+    /// The first problems seen, for the failure message.
+    pub(crate) examples: Vec<String>,
+}
+
+impl Counts {
+    pub(crate) fn add(&mut self, other: &Self) {
+        self.games += other.games;
+        self.moves += other.moves;
+        self.recovered += other.recovered;
+        self.lost += other.lost;
+        self.invented += other.invented;
+        self.phantom_passes += other.phantom_passes;
+        self.false_alerts += other.false_alerts;
+        self.staged_alerts += other.staged_alerts;
+        self.ask_alerts += other.ask_alerts;
+        self.unasked += other.unasked;
+        self.failed_games += other.failed_games;
+        self.play_ms += other.play_ms;
+        for e in &other.examples {
+            if self.examples.len() < 6 {
+                self.examples.push(e.clone());
+            }
+        }
+    }
+
+    /// The targets: no phantom pass, no false alert, no invented move, and every move
+    /// recovered or exactly one ask-the-arbiter alert.
+    pub(crate) fn passes(&self) -> bool {
+        self.failed_games == 0
+    }
+}
+
+/// The longest common subsequence of two move lists, as matched index pairs.
+fn matched(expected: &[String], got: &[String]) -> Vec<(usize, usize)> {
+    let (n, m) = (expected.len(), got.len());
+    let mut len = vec![vec![0u16; m + 1]; n + 1];
+    for i in (0..n).rev() {
+        for j in (0..m).rev() {
+            len[i][j] = if expected[i] == got[j] {
+                len[i + 1][j + 1] + 1
+            } else {
+                len[i + 1][j].max(len[i][j + 1])
+            };
+        }
+    }
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < n && j < m {
+        if expected[i] == got[j] {
+            out.push((i, j));
+            i += 1;
+            j += 1;
+        } else if len[i + 1][j] >= len[i][j + 1] {
+            i += 1;
+        } else {
+            j += 1;
+        }
+    }
+    out
+}
+
+/// Counts one game.
+pub(crate) fn count(expected: &Expected, log: &GameLog) -> Counts {
+    let pairs = matched(&expected.moves, &log.moves);
+    let mut c = Counts {
+        games: 1,
+        moves: expected.moves.len(),
+        recovered: pairs.len(),
+        lost: expected.moves.len() - pairs.len(),
+        invented: log.moves.len() - pairs.len(),
+        ..Counts::default()
+    };
+    let kept: Vec<usize> = pairs.iter().map(|&(_, j)| j).collect();
+    c.phantom_passes = (0..log.moves.len())
+        .filter(|j| !kept.contains(j) && log.moves[*j] == "pass")
+        .count();
+    let mut budget = expected.staged.clone();
+    let mut problems = Vec::new();
+    for noted in &log.noted {
+        match noted {
+            Noted::Infraction { kind, text } => {
+                match budget.iter_mut().find(|(k, n)| k == kind && *n > 0) {
+                    Some((_, n)) => {
+                        *n -= 1;
+                        c.staged_alerts += 1;
+                    }
+                    None => {
+                        c.false_alerts += 1;
+                        problems.push(format!("false alert {text}"));
+                    }
+                }
+            }
+        }
+    }
+    if c.lost > 0 && !(expected.blinded && c.ask_alerts == 1) {
+        c.unasked = 1;
+    }
+    let (want, got) = (&expected.moves, &log.moves);
+    if let Some(k) = (0..want.len().max(got.len())).find(|&k| want.get(k) != got.get(k)) {
+        problems.push(format!(
+            "moves diverge at {}: record {:?}, referee {:?} ({} of {} recorded)",
+            k + 1,
+            want.get(k),
+            got.get(k),
+            got.len(),
+            want.len()
+        ));
+    }
+    let failed = c.phantom_passes > 0 || c.false_alerts > 0 || c.invented > 0 || c.unasked > 0;
+    if failed {
+        c.failed_games = 1;
+        c.examples = problems
+            .into_iter()
+            .take(3)
+            .map(|p| format!("{}: {p}", expected.name))
+            .collect();
+    }
+    c
+}
+
+/// The header and one row per scenario of the printed table.
+pub(crate) fn table(rows: &[(String, Counts)]) -> String {
+    let mut out = format!(
+        "{:<34} {:>5} {:>6} {:>7} {:>9} {:>5} {:>8} {:>7} {:>6} {:>6} {:>4} {:>7} {:>6}\n",
+        "scenario",
+        "games",
+        "moves",
+        "s/move",
+        "recovered",
+        "lost",
+        "invented",
+        "phantom",
+        "false",
+        "staged",
+        "ask",
+        "unasked",
+        "failed"
+    );
+    for (name, c) in rows {
+        let pace = if c.moves > 0 {
+            c.play_ms as f64 / c.moves as f64 / 1_000.0
+        } else {
+            0.0
+        };
+        out.push_str(&format!(
+            "{:<34} {:>5} {:>6} {:>7.2} {:>9} {:>5} {:>8} {:>7} {:>6} {:>6} {:>4} {:>7} {:>6}\n",
+            name,
+            c.games,
+            c.moves,
+            pace,
+            c.recovered,
+            c.lost,
+            c.invented,
+            c.phantom_passes,
+            c.false_alerts,
+            c.staged_alerts,
+            c.ask_alerts,
+            c.unasked,
+            c.failed_games
+        ));
+    }
+    out
+}

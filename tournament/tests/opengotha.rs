@@ -1,0 +1,141 @@
+//! OpenGotha files that follow `tournament.dtd`: read a round, write results back, read them again.
+
+use std::collections::BTreeMap;
+
+use goban_tournament::opengotha::{OpenGothaTournament, write_results};
+use goban_tournament::{Decision, Outcome, PlayerId, TableNo, TournamentError};
+
+const CLUB: &str = include_str!("data/club_2026.xml");
+
+#[test]
+fn reads_a_round_with_keys_names_byes_komi_and_clock() {
+    let t = OpenGothaTournament::parse(CLUB).unwrap();
+    assert_eq!(t.players().len(), 5);
+    let r2 = t.round(2).unwrap();
+    assert_eq!(r2.pairings.len(), 2);
+    let t1 = r2.at_table(TableNo(1)).unwrap();
+    assert_eq!(
+        (t1.black.as_str(), t1.white.as_str()),
+        ("ZHANGMIN", "LIWEI")
+    );
+    assert!(!t1.colors_known, "knownColor=false is a nigiri");
+    assert_eq!(t1.komi, Some(7.5));
+    assert_eq!(
+        t1.time_control.unwrap().to_string(),
+        "canadian:main=40m,moves=15,block=5m"
+    );
+    let t2 = r2.at_table(TableNo(2)).unwrap();
+    assert_eq!(t2.handicap, 3);
+    assert_eq!(t2.komi, Some(0.0), "no komi with handicap");
+    assert_eq!(
+        r2.display_name(&PlayerId::from("LE GALLLOÏC")),
+        "Loïc Le Gall"
+    );
+    assert_eq!(
+        r2.display_name(&PlayerId::from("MORELAURÉLIE")),
+        "Aurélie Morel"
+    );
+    assert_eq!(r2.byes, vec![PlayerId::from("WANGFANG")]);
+}
+
+#[test]
+fn reads_recorded_results_including_by_default() {
+    let t = OpenGothaTournament::parse(CLUB).unwrap();
+    let r1: Vec<_> = t
+        .games()
+        .iter()
+        .filter(|g| g.round == 1)
+        .map(|g| g.decision)
+        .collect();
+    assert_eq!(r1[0], Decision::played(Outcome::WhiteWins));
+    assert_eq!(
+        r1[1],
+        Decision {
+            outcome: Outcome::BlackWins,
+            by_default: true
+        }
+    );
+    let absent = t
+        .games()
+        .iter()
+        .find(|g| g.round == 2 && g.pairing.table == TableNo(2))
+        .unwrap();
+    assert_eq!(
+        absent.decision.outcome,
+        Outcome::Unknown,
+        "the DTD default of a missing result"
+    );
+}
+
+#[test]
+fn writes_results_that_read_back_and_changes_nothing_else() {
+    let mut results = BTreeMap::new();
+    results.insert((2, TableNo(1)), Decision::played(Outcome::WhiteWins));
+    results.insert(
+        (2, TableNo(2)),
+        Decision {
+            outcome: Outcome::WhiteWins,
+            by_default: true,
+        },
+    );
+    let written = write_results(CLUB, &results).unwrap();
+    let again = OpenGothaTournament::parse(&written).unwrap();
+    for g in again.games().iter().filter(|g| g.round == 2) {
+        assert_eq!(Some(&g.decision), results.get(&(2, g.pairing.table)));
+    }
+    // Round 1 keeps its results, players and parameters are untouched.
+    assert_eq!(
+        again.games()[1].decision.opengotha_code(),
+        "RESULT_BLACKWINS_BYDEF"
+    );
+    assert_eq!(
+        again.players(),
+        OpenGothaTournament::parse(CLUB).unwrap().players()
+    );
+    assert!(written.contains(r#"director="Arbitre &amp; Cie""#));
+    assert!(written.contains(r#"<PlacementCriterion name="SOSM" number="2"/>"#));
+    // Line for line, only the two round-2 games differ.
+    let changed: Vec<_> = CLUB
+        .lines()
+        .zip(written.lines())
+        .filter(|(a, b)| a != b)
+        .map(|(a, _)| a)
+        .collect();
+    assert_eq!(changed.len(), 2, "{changed:#?}");
+    assert!(changed.iter().all(|l| l.contains(r#"roundNumber="2""#)));
+    assert!(written.contains(r#"result="RESULT_WHITEWINS_BYDEF""#));
+    // Writing the same results again gives the same file: idempotent.
+    assert_eq!(write_results(&written, &results).unwrap(), written);
+}
+
+#[test]
+fn refuses_a_result_for_a_game_the_file_lacks() {
+    let mut results = BTreeMap::new();
+    results.insert((3, TableNo(1)), Decision::played(Outcome::Draw));
+    let err = write_results(CLUB, &results).unwrap_err();
+    assert!(
+        matches!(err, TournamentError::Inconsistent { round: 3, .. }),
+        "{err}"
+    );
+}
+
+#[test]
+fn refuses_broken_files_with_a_clear_error() {
+    assert!(matches!(
+        OpenGothaTournament::parse("<Tournament><Games>"),
+        Err(TournamentError::Xml(_))
+    ));
+    let unknown = CLUB.replace(r#"blackPlayer="ZHANGMIN""#, r#"blackPlayer="NOBODY""#);
+    assert!(
+        matches!(OpenGothaTournament::parse(&unknown), Err(TournamentError::UnknownPlayer(p)) if p == "NOBODY")
+    );
+    let bad = CLUB.replace("RESULT_UNKNOWN", "RESULT_MAYBE");
+    assert!(matches!(
+        OpenGothaTournament::parse(&bad),
+        Err(TournamentError::UnknownResult(_))
+    ));
+    assert!(matches!(
+        OpenGothaTournament::parse(CLUB).unwrap().round(3),
+        Err(TournamentError::EmptyRound(3))
+    ));
+}
