@@ -160,6 +160,10 @@ async fn serve_until_signal(config: Config) -> anyhow::Result<()> {
 fn print_endpoints(endpoints: &Endpoints) {
     let http = endpoints.http;
     println!("goban-bridge is running");
+    println!("  hall:         http://{http}/");
+    println!("  viewer:       http://{http}/board/<board>   (OBS overlay: /overlay/<board>)");
+    println!("  arbiter:      http://{http}/arbiter");
+    println!("  API docs:     http://{http}/api/docs/");
     println!("  REST API:     http://{http}/api/v1/boards");
     println!("  SSE stream:   http://{http}/api/v1/boards/<board>/events");
     println!("  OpenAPI:      http://{http}/api/v1/openapi.json");

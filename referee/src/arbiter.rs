@@ -45,9 +45,11 @@ impl Referee {
             ArbiterCommand::ConfirmResult => self.confirm_result(),
             ArbiterCommand::ResumePlay { first } => self.resume_play(first),
             ArbiterCommand::SetResult { result } => {
-                let parsed =
-                    GameResult::parse_sgf(&result).map_err(|_| RefereeError::BadResult(result))?;
                 let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+                // The arbiter states the margin in the ruleset's unit (stones under CN2002).
+                let unit = m.game.setup().ruleset.score_unit();
+                let parsed = GameResult::parse_in(&result, unit)
+                    .map_err(|_| RefereeError::BadResult(result))?;
                 // An arbiter may correct a result (CN2002 22.8-22.9): replace it.
                 m.result = None;
                 self.finish_by(parsed);

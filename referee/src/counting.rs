@@ -32,7 +32,8 @@ impl Referee {
         if m.phase != Phase::Counting {
             return;
         }
-        let proposed = crate::scoring::score(&m.game, &dead, m.warnings).map(|r| r.to_sgf());
+        let proposed =
+            crate::scoring::score(&m.game, &dead, m.warnings).map(|r| r.to_rules_string());
         if proposed != m.proposed {
             m.proposed.clone_from(&proposed);
             if let Some(result) = proposed {
@@ -127,8 +128,10 @@ impl Referee {
             .proposed
             .clone()
             .ok_or(RefereeError::WrongPhase("no score to confirm"))?;
+        // The proposal is in the ruleset's unit (stones under CN2002).
+        let unit = m.game.setup().ruleset.score_unit();
         let result =
-            GameResult::parse_sgf(&proposed).map_err(|_| RefereeError::BadResult(proposed))?;
+            GameResult::parse_in(&proposed, unit).map_err(|_| RefereeError::BadResult(proposed))?;
         self.finish_by(result);
         Ok(())
     }

@@ -98,7 +98,8 @@ impl Referee {
         if m.result.is_some() {
             return;
         }
-        let text = result.to_sgf();
+        // The state speaks the rules' unit (stones under CN2002); SGF RE converts to points.
+        let text = result.to_rules_string();
         m.result = Some(text.clone());
         m.phase = Phase::Finished;
         m.pending_press = None;

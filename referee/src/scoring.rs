@@ -14,6 +14,7 @@ pub(crate) fn score(game: &Game, dead: &[Point], warnings: PerColor) -> Option<G
             black: warnings.black,
             white: warnings.white,
         },
+        ..CountInput::default()
     };
     game.score(&input).ok().map(|s| s.result)
 }

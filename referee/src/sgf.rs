@@ -1,5 +1,6 @@
 //! The live game record as SGF FF[4], through the rules core's writer: per-move BL/WL and infractions as comments.
 
+use goban_rules::GameResult;
 use goban_rules::sgf::{GameInfo, MoveAnnotation, write_sgf};
 
 use crate::referee::Referee;
@@ -10,14 +11,24 @@ impl Referee {
         let Some(m) = &self.game else {
             return String::new();
         };
+        let unit = m.game.setup().ruleset.score_unit();
+        let rules_result = m
+            .result
+            .as_deref()
+            .and_then(|t| GameResult::parse_in(t, unit).ok());
         let info = GameInfo {
             black: Some(m.black.clone()),
             white: Some(m.white.clone()),
             date: m.started_at.to_rfc3339().get(..10).map(str::to_owned),
             event: m.event.clone(),
-            result: m.result.clone(),
+            // RE in points, as every SGF tool reads it; the rules' own wording (stones
+            // under CN2002) goes in the root comment.
+            result: rules_result.map(|r| r.to_sgf()),
             rules: None,
-            comment: Some(format!("{} on {}", m.id, self.config.board)),
+            comment: Some(match rules_result {
+                Some(r) => format!("{} on {}; result {r}", m.id, self.config.board),
+                None => format!("{} on {}", m.id, self.config.board),
+            }),
         };
         let annotations: Vec<MoveAnnotation> = m
             .moves

@@ -64,6 +64,9 @@ pub enum RulesError {
     /// Dead-stone marking that does not fit the position.
     #[error("bad dead-stone marking: {0}")]
     BadDeadStones(String),
+    /// A seki ruling on a point without a living stone.
+    #[error("bad seki ruling: {0}")]
+    BadSekiMarks(String),
     /// The operation needs another game state (e.g. scoring a game still in play).
     #[error("wrong game state: {0}")]
     WrongState(&'static str),

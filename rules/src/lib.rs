@@ -14,7 +14,9 @@
 //!   or why it is illegal, without playing), [`Game::play`], [`Game::play_as`] (out of turn,
 //!   for double moves, CN2002 17.2), [`Game::undo`], passes, resignation, results.
 //! - [`Illegal`]: why a move is refused; [`RulesError`]: every other failure.
-//! - [`GameResult`]: SGF `RE` results ("B+0.75", "W+R").
+//! - [`GameResult`]: results; [`GameResult::to_sgf`] writes SGF `RE` in points ("B+1.5",
+//!   "W+R"), [`GameResult::to_rules_string`] in the rules' unit ("B+0.75" stones under
+//!   CN2002); [`Margin`] carries its unit.
 //! - [`score`]: counting under CN2002, JK, Ing and the historical rules with dead stones
 //!   ([`DeadStones`]) and warnings as input: [`Game::score`], [`score_position`].
 //! - [`handicap`]: fixed handicap points, free placement, the historical 座子.
@@ -53,7 +55,10 @@ pub use error::{Illegal, RulesError};
 pub use game::{Game, GameState, MoveRecord};
 pub use moves::Move;
 pub use point::{BoardSize, Point};
-pub use result::{GameResult, WinBy};
+pub use result::{GameResult, Margin, WinBy};
 pub use ruleset::{KoRule, Ruleset};
-pub use score::{CountInput, DeadStones, Score, ScoreUnit, SideCount, Warnings, score_position};
+pub use score::{
+    CountInput, DeadStones, Score, ScoreUnit, SekiMarks, SekiRuling, SideCount, Warnings,
+    score_position,
+};
 pub use setup::{GameSetup, HandicapPlacement, Opening};

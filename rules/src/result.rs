@@ -1,15 +1,80 @@
-//! Game results in SGF `RE` form: "B+0.75", "W+R", "B+T", "0", "Void".
+//! Game results: SGF `RE` always in points ("B+48.5", "W+R", "0", "Void"), and the rules'
+//! own wording, in stones under CN2002 ("B+24.25").
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::{Color, RulesError};
+use crate::{Color, RulesError, ScoreUnit};
+
+/// A margin with its unit, so that a margin in stones cannot be written as points.
+///
+/// ```
+/// use goban_rules::Margin;
+/// let m = Margin::Stones(24.25);
+/// assert_eq!(m.points(), 48.5);
+/// assert_eq!(m.to_string(), "24.25 stones");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Margin {
+    /// 子 (CN2002 and the historical rules); 1 stone = 2 points.
+    Stones(f64),
+    /// 目, points (JK, Ing, and every SGF `RE`).
+    Points(f64),
+}
+
+impl Margin {
+    /// `value` in `unit`.
+    #[must_use]
+    pub const fn new(value: f64, unit: ScoreUnit) -> Self {
+        match unit {
+            ScoreUnit::Stones => Self::Stones(value),
+            ScoreUnit::Points => Self::Points(value),
+        }
+    }
+
+    /// The margin in points (stones count double).
+    #[must_use]
+    pub fn points(self) -> f64 {
+        match self {
+            Self::Stones(s) => s * 2.0,
+            Self::Points(p) => p,
+        }
+    }
+
+    /// The margin in its own unit.
+    #[must_use]
+    pub const fn value(self) -> f64 {
+        match self {
+            Self::Stones(v) | Self::Points(v) => v,
+        }
+    }
+
+    /// Its unit.
+    #[must_use]
+    pub const fn unit(self) -> ScoreUnit {
+        match self {
+            Self::Stones(_) => ScoreUnit::Stones,
+            Self::Points(_) => ScoreUnit::Points,
+        }
+    }
+}
+
+impl std::fmt::Display for Margin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let unit = match self {
+            Self::Stones(_) => "stones",
+            Self::Points(_) => "points",
+        };
+        write!(f, "{} {unit}", format_margin(self.value()))
+    }
+}
 
 /// How the winner won.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum WinBy {
-    /// By the count; the margin is in the ruleset's unit (stones under CN2002, points
+    /// By the count, in the ruleset's unit (stones under CN2002 and historical, points
     /// otherwise).
-    Score(f64),
+    Score(Margin),
     /// The opponent resigned (CN2002 art. 7).
     Resignation,
     /// The opponent lost on time (CN2002 12.4, 22.5).
@@ -18,7 +83,15 @@ pub enum WinBy {
     Forfeit,
 }
 
-/// The outcome of a game. Serialised as its SGF `RE` string.
+/// The outcome of a game. Serialised as its SGF `RE` string (points).
+///
+/// ```
+/// use goban_rules::{Color, GameResult, Margin, WinBy};
+/// let r = GameResult::Win { winner: Color::Black, by: WinBy::Score(Margin::Stones(24.25)) };
+/// assert_eq!(r.to_sgf(), "B+48.5"); // SGF RE: points, as every SGF tool reads it
+/// assert_eq!(r.to_rules_string(), "B+24.25"); // CN2002 speaks stones
+/// assert_eq!(r.to_string(), "B+24.25 stones");
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum GameResult {
     /// One side won.
@@ -46,13 +119,25 @@ impl GameResult {
         }
     }
 
-    /// The SGF `RE` value.
+    /// The SGF `RE` value: the margin always in points, as other SGF tools read it.
     #[must_use]
     pub fn to_sgf(&self) -> String {
+        self.text(|m| format_margin(m.points()))
+    }
+
+    /// The result as the rules state it, the margin in the ruleset's unit: stones under
+    /// CN2002 and the historical rules ("B+24.25"), points otherwise. For the live state,
+    /// SGF comments and pages; never for SGF `RE` (use [`GameResult::to_sgf`]).
+    #[must_use]
+    pub fn to_rules_string(&self) -> String {
+        self.text(|m| format_margin(m.value()))
+    }
+
+    fn text(&self, margin: impl Fn(Margin) -> String) -> String {
         match self {
             Self::Win { winner, by } => {
                 let how = match by {
-                    WinBy::Score(m) => format_margin(*m),
+                    WinBy::Score(m) => margin(*m),
                     WinBy::Resignation => "R".to_owned(),
                     WinBy::Time => "T".to_owned(),
                     WinBy::Forfeit => "F".to_owned(),
@@ -65,12 +150,21 @@ impl GameResult {
         }
     }
 
-    /// Reads an SGF `RE` value, accepting the long forms real files use
+    /// Reads an SGF `RE` value (margin in points), accepting the long forms real files use
     /// (`B+Resign`, `W+Time`, `Draw`, `Jigo`).
     ///
     /// # Errors
     /// [`RulesError::BadResult`] for anything else.
     pub fn parse_sgf(text: &str) -> Result<Self, RulesError> {
+        Self::parse_in(text, ScoreUnit::Points)
+    }
+
+    /// Reads a result written as [`GameResult::parse_sgf`] accepts, its margin in `unit`:
+    /// what [`GameResult::to_rules_string`] wrote for a ruleset of that unit.
+    ///
+    /// # Errors
+    /// [`RulesError::BadResult`] for anything else.
+    pub fn parse_in(text: &str, unit: ScoreUnit) -> Result<Self, RulesError> {
         let t = text.trim();
         let bad = || RulesError::BadResult(text.to_owned());
         match t.to_ascii_lowercase().as_str() {
@@ -89,12 +183,13 @@ impl GameResult {
             "r" | "resign" | "resignation" => WinBy::Resignation,
             "t" | "time" => WinBy::Time,
             "f" | "forfeit" => WinBy::Forfeit,
-            m => WinBy::Score(
+            m => WinBy::Score(Margin::new(
                 m.parse::<f64>()
                     .ok()
                     .filter(|m| m.is_finite() && *m >= 0.0)
                     .ok_or_else(bad)?,
-            ),
+                unit,
+            )),
         };
         Ok(Self::Win { winner, by })
     }
@@ -107,9 +202,25 @@ fn format_margin(m: f64) -> String {
     s.to_owned()
 }
 
+/// The rules' wording with the unit spelled out: "B+24.25 stones", "W+6.5 points", "B+R".
 impl std::fmt::Display for GameResult {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.to_sgf())
+        f.write_str(&self.to_rules_string())?;
+        match self {
+            Self::Win {
+                by: WinBy::Score(m),
+                ..
+            } => write!(
+                f,
+                " {}",
+                if m.unit() == ScoreUnit::Stones {
+                    "stones"
+                } else {
+                    "points"
+                }
+            ),
+            _ => Ok(()),
+        }
     }
 }
 
@@ -140,6 +251,21 @@ mod tests {
     }
 
     #[test]
+    fn stones_are_written_as_points_in_re_only() {
+        let r = GameResult::Win {
+            winner: Color::White,
+            by: WinBy::Score(Margin::Stones(24.25)),
+        };
+        assert_eq!(r.to_sgf(), "W+48.5");
+        assert_eq!(r.to_rules_string(), "W+24.25");
+        assert_eq!(
+            GameResult::parse_in("W+24.25", ScoreUnit::Stones).unwrap(),
+            r
+        );
+        assert_eq!(GameResult::parse_sgf("W+48.5").unwrap().to_sgf(), "W+48.5");
+    }
+
+    #[test]
     fn long_forms_are_read() {
         let r = GameResult::parse_sgf("W+Resign").unwrap();
         assert_eq!(
@@ -158,8 +284,8 @@ mod tests {
     fn serde_is_the_sgf_string() {
         let r = GameResult::Win {
             winner: Color::Black,
-            by: WinBy::Score(0.75),
+            by: WinBy::Score(Margin::Stones(0.75)),
         };
-        assert_eq!(serde_json::to_string(&r).unwrap(), "\"B+0.75\"");
+        assert_eq!(serde_json::to_string(&r).unwrap(), "\"B+1.5\"");
     }
 }

@@ -53,6 +53,16 @@ impl Ruleset {
         }
     }
 
+    /// The unit the ruleset states margins in: stones (子) for CN2002 and the historical
+    /// rules, points (目) for JK and Ing.
+    #[must_use]
+    pub const fn score_unit(self) -> crate::ScoreUnit {
+        match self {
+            Self::Cn2002 | Self::Historical => crate::ScoreUnit::Stones,
+            Self::Jk | Self::Ing => crate::ScoreUnit::Points,
+        }
+    }
+
     /// The SGF `RU` value written for this ruleset.
     #[must_use]
     pub const fn sgf_name(self) -> &'static str {

@@ -30,13 +30,16 @@ fn cn2002_area_in_stones_with_komi_and_warnings() {
     assert_eq!((s.black.total, s.white.total), (45.0, 36.0));
     assert_eq!(s.unit, ScoreUnit::Stones);
     // (45 - 36) / 2 - 3.75 = 0.75 (CN2002 art. 11).
-    assert_eq!(s.result.to_sgf(), "B+0.75");
+    assert_eq!(s.result.to_rules_string(), "B+0.75");
+    // SGF RE is in points, as other SGF tools read it.
+    assert_eq!(s.result.to_sgf(), "B+1.5");
+    assert_eq!(s.margin.points(), 1.5);
     // A warning costs Black one stone (CN2002 24.1): 0.75 - 1.
     let warned = CountInput {
         warnings: Warnings { black: 1, white: 0 },
         ..CountInput::default()
     };
-    assert_eq!(g.score(&warned).unwrap().result.to_sgf(), "W+0.25");
+    assert_eq!(g.score(&warned).unwrap().result.to_rules_string(), "W+0.25");
 }
 
 #[test]
@@ -54,7 +57,7 @@ fn cn2002_nineteen_185_wins_by_three_quarters_184_loses_by_a_quarter() {
     let setup = GameSetup::new(board.size(), Ruleset::Cn2002);
     let s = score_position(&board, &setup, [0, 0], &CountInput::default()).unwrap();
     assert_eq!(s.black.total, 185.0);
-    assert_eq!(s.result.to_sgf(), "B+0.75");
+    assert_eq!(s.result.to_rules_string(), "B+0.75");
     let warned = CountInput {
         warnings: Warnings { black: 1, white: 0 },
         ..CountInput::default()
@@ -63,7 +66,7 @@ fn cn2002_nineteen_185_wins_by_three_quarters_184_loses_by_a_quarter() {
         score_position(&board, &setup, [0, 0], &warned)
             .unwrap()
             .result
-            .to_sgf(),
+            .to_rules_string(),
         "W+0.25"
     );
 }
@@ -78,7 +81,8 @@ fn cn2002_handicap_black_gives_back_half_the_stones() {
     let s = score_position(&board, &setup, [0, 0], &CountInput::default()).unwrap();
     // 4.5 stones ahead, minus 4 / 2 given back.
     assert_eq!(s.handicap_giveback, 2.0);
-    assert_eq!(s.result.to_sgf(), "B+2.5");
+    assert_eq!(s.result.to_rules_string(), "B+2.5");
+    assert_eq!(s.result.to_sgf(), "B+5");
 }
 
 #[test]
@@ -112,7 +116,7 @@ fn jk_counts_territory_prisoners_and_dead_stones() {
     // The same position under CN2002: area 45 against 36.
     let cn = GameSetup::new(g.setup().size, Ruleset::Cn2002);
     let s = score_position(g.board(), &cn, [0, 0], &input).unwrap();
-    assert_eq!(s.result.to_sgf(), "B+0.75");
+    assert_eq!(s.result.to_rules_string(), "B+0.75");
 }
 
 #[test]
@@ -150,7 +154,8 @@ fn cn2002_seki_eyes_count_and_shared_liberties_split() {
     let s = g.score(&CountInput::default()).unwrap();
     // Black 10 stones + 1 eye + 29/2; White 8 + 1 + 29/2 (CN2002 art. 9).
     assert_eq!((s.black.total, s.white.total), (25.5, 23.5));
-    assert_eq!(s.result.to_sgf(), "W+2.75");
+    assert_eq!(s.result.to_rules_string(), "W+2.75");
+    assert_eq!(s.result.to_sgf(), "W+5.5");
 }
 
 #[test]
@@ -171,7 +176,7 @@ fn historical_blocks_cost_a_stone_each() {
     let s = g.score(&CountInput::default()).unwrap();
     assert_eq!((s.black.blocks, s.white.blocks), (2, 1));
     // (54 - 27) / 2 - (2 - 1): 还棋头.
-    assert_eq!(s.result.to_sgf(), "B+12.5");
+    assert_eq!(s.result.to_rules_string(), "B+12.5");
 }
 
 #[test]

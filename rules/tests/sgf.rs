@@ -169,3 +169,18 @@ fn corpus_games_round_trip() {
     }
     assert!(n > 0);
 }
+
+#[test]
+fn one_komi_rule_km_else_handicap_zero_else_the_rulesets_default() {
+    let komi = |text: &str| read_sgf(text).unwrap()[0].setup.komi;
+    // Neither KM nor RU: CN2002, its 7.5 points; an unknown RU reads the same.
+    assert_eq!(komi("(;SZ[9];B[ee])"), 7.5);
+    assert_eq!(komi("(;SZ[9]RU[Martian];B[ee])"), 7.5);
+    // A known RU without KM: that ruleset's default.
+    assert_eq!(komi("(;SZ[9]RU[Japanese];B[ee])"), 6.5);
+    assert_eq!(komi("(;SZ[9]RU[GOE];B[ee])"), 8.0);
+    // KM always wins, before or after RU; a handicap without KM has none.
+    assert_eq!(komi("(;SZ[9]KM[0.5]RU[Japanese];B[ee])"), 0.5);
+    assert_eq!(komi("(;SZ[9]RU[Japanese]KM[0];B[ee])"), 0.0);
+    assert_eq!(komi("(;SZ[9]HA[2]AB[cc][gg];W[ee])"), 0.0);
+}

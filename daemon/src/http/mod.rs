@@ -11,6 +11,7 @@ mod error;
 mod grammar;
 mod metrics;
 mod openapi;
+mod pages;
 mod routes;
 mod schema;
 mod settings;

@@ -7,12 +7,16 @@
 
 mod dead;
 mod regions;
+mod seki;
 
 pub use dead::DeadStones;
+pub use seki::{SekiMarks, SekiRuling};
+
+use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Board, Color, Game, GameResult, GameSetup, RulesError, Ruleset, WinBy};
+use crate::{Board, Color, Game, GameResult, GameSetup, Margin, RulesError, Ruleset, WinBy};
 use regions::{Blocks, Region, empty_regions, seki_chains};
 
 /// Warnings given during the game (CN2002 art. 24.1); each costs one stone at the count.
@@ -35,13 +39,16 @@ impl Warnings {
     }
 }
 
-/// What the count needs beyond the position: dead stones and warnings.
+/// What the count needs beyond the position: dead stones, warnings, seki rulings.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CountInput {
     /// Stones agreed dead.
     pub dead: DeadStones,
     /// Warnings per colour.
     pub warnings: Warnings,
+    /// The arbiter's seki rulings, overriding the heuristic (JK).
+    #[serde(default)]
+    pub seki: SekiMarks,
 }
 
 /// The unit of a margin.
@@ -92,7 +99,7 @@ pub struct Score {
     /// Warnings counted.
     pub warnings: Warnings,
     /// Black's lead after everything, in `unit` (negative: White leads).
-    pub margin: f64,
+    pub margin: Margin,
     /// The result this count gives.
     pub result: GameResult,
 }
@@ -100,7 +107,8 @@ pub struct Score {
 /// Counts `board` for `setup`, `prisoners` being the stones each colour captured in play.
 ///
 /// # Errors
-/// [`RulesError::BadDeadStones`] when a dead point holds no stone.
+/// [`RulesError::BadDeadStones`] when a dead point holds no stone;
+/// [`RulesError::BadSekiMarks`] when a seki ruling names no living stone.
 pub fn score_position(
     board: &Board,
     setup: &GameSetup,
@@ -117,6 +125,7 @@ pub fn score_position(
             live.put_setup_stone(p, c);
         }
     }
+    input.seki.check(&live)?;
     let regions = empty_regions(&live);
     let mut counts = [SideCount::default(); 2];
     for c in Color::BOTH {
@@ -216,17 +225,27 @@ impl Ctx<'_> {
     /// one chain in seki is in seki as a whole.
     fn territory(&mut self) -> Score {
         let mut blocks = Blocks::new(self.live, self.regions);
-        let mut seki: Vec<usize> = seki_chains(self.live, self.regions)
+        let mut seki: BTreeSet<usize> = seki_chains(self.live, self.regions)
             .into_iter()
             .map(|id| blocks.root(id))
             .collect();
-        seki.sort_unstable();
+        for (p, ruling) in self.input.seki.iter() {
+            // `check` made sure every ruled point holds a living stone.
+            let Some(chain) = self.live.chain_id(p) else {
+                continue;
+            };
+            let root = blocks.root(chain);
+            match ruling {
+                SekiRuling::InSeki => seki.insert(root),
+                SekiRuling::NotInSeki => seki.remove(&root),
+            };
+        }
         for region in self.regions {
             let Some(c) = region.owner else { continue };
             if region
                 .chains
                 .iter()
-                .any(|&id| seki.binary_search(&blocks.root(id)).is_ok())
+                .any(|&id| seki.contains(&blocks.root(id)))
             {
                 self.seki_points += region_len(region);
             } else {
@@ -245,12 +264,12 @@ impl Ctx<'_> {
         let result = if margin > 0.0 {
             GameResult::Win {
                 winner: Color::Black,
-                by: WinBy::Score(margin),
+                by: WinBy::Score(Margin::new(margin, unit)),
             }
         } else if margin < 0.0 {
             GameResult::Win {
                 winner: Color::White,
-                by: WinBy::Score(-margin),
+                by: WinBy::Score(Margin::new(-margin, unit)),
             }
         } else {
             GameResult::Draw
@@ -265,7 +284,7 @@ impl Ctx<'_> {
             komi,
             handicap_giveback,
             warnings: self.input.warnings,
-            margin,
+            margin: Margin::new(margin, unit),
             result,
         }
     }
@@ -275,7 +294,8 @@ impl Game {
     /// Counts the current position with the game's setup and captures.
     ///
     /// # Errors
-    /// [`RulesError::BadDeadStones`] when a dead point holds no stone.
+    /// [`RulesError::BadDeadStones`] when a dead point holds no stone;
+    /// [`RulesError::BadSekiMarks`] when a seki ruling names no living stone.
     pub fn score(&self, input: &CountInput) -> Result<Score, RulesError> {
         let prisoners = [self.captures(Color::Black), self.captures(Color::White)];
         score_position(self.board(), self.setup(), prisoners, input)

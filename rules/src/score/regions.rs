@@ -85,17 +85,24 @@ pub(crate) fn is_self_atari(board: &Board, d: Point, color: Color) -> bool {
     libs.len() <= 1
 }
 
-/// Ids of the chains in seki: those bordering a shared (two-colour) empty point that one
-/// side cannot fill without putting itself in atari. After two passes such a point is a
-/// liberty both sides leave alone: ordinary dame can be filled by either side safely.
+/// Whether the empty point `d` is a seki liberty: it touches both colours and NEITHER side
+/// can fill it without putting itself in atari (a filling stone that captures is safe).
+/// When one side can fill it safely it is ordinary dame, however bad it is for the other.
+pub(crate) fn is_seki_liberty(board: &Board, d: Point) -> bool {
+    let touches_both = Color::BOTH
+        .iter()
+        .all(|&c| board.neighbours(d).any(|q| board.get(q) == Some(c)));
+    touches_both && Color::BOTH.iter().all(|&c| is_self_atari(board, d, c))
+}
+
+/// Ids of the chains in seki: those bordering a shared (two-colour) region that holds a
+/// seki liberty ([`is_seki_liberty`]). After two passes such a point is a liberty both
+/// sides leave alone: ordinary dame can be filled by at least one side safely.
 pub(crate) fn seki_chains(board: &Board, regions: &[Region]) -> Vec<Point> {
     let mut out = Vec::new();
     for region in regions.iter().filter(|r| r.owner.is_none()) {
         for &d in &region.points {
-            let touches_both = Color::BOTH
-                .iter()
-                .all(|&c| board.neighbours(d).any(|q| board.get(q) == Some(c)));
-            if touches_both && Color::BOTH.iter().any(|&c| is_self_atari(board, d, c)) {
+            if is_seki_liberty(board, d) {
                 out.extend(region.chains.iter().copied());
                 break;
             }

@@ -44,7 +44,8 @@ pub enum SgfEvent {
 /// One game of an SGF collection: main line only.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SgfGame {
-    /// Size, ruleset (from `RU`, CN2002 when unknown), komi, handicap.
+    /// Size, ruleset (from `RU`; CN2002 when `RU` is absent or unknown), komi (`KM`; when
+    /// absent, 0 with a handicap, else the ruleset's default komi), handicap.
     pub setup: GameSetup,
     /// Names, date, event, result, rules text.
     pub info: GameInfo,
@@ -187,8 +188,7 @@ fn read_root(root: &SgfNode<Prop>, game: &mut SgfGame) -> Result<(), RulesError>
             Prop::RU(t) => {
                 let text = t.to_string();
                 if let Some(r) = Ruleset::from_sgf_name(&text) {
-                    let komi = game.setup.komi;
-                    game.setup = GameSetup::new(size, r).with_komi(komi);
+                    game.setup = GameSetup::new(size, r);
                 }
                 game.info.rules = Some(text);
             }
@@ -203,11 +203,13 @@ fn read_root(root: &SgfNode<Prop>, game: &mut SgfGame) -> Result<(), RulesError>
             _ => {}
         }
     }
-    // KM after RU: a ruleset name must not reset the recorded komi.
+    // One rule for komi (docs/rules.md): `KM` when given; else 0 with a handicap; else the
+    // default komi of the ruleset the record is read under, which is `RU`'s, or CN2002's
+    // when `RU` is absent or unknown (7.5 points).
     game.setup.komi = match root.get_property("KM") {
         Some(Prop::KM(k)) => normalise_komi(*k),
-        _ if game.info.rules.is_some() => game.setup.komi,
-        _ => 0.0,
+        _ if handicap >= 2 => 0.0,
+        _ => game.setup.ruleset.default_komi(),
     };
     let (add, _) = read_setup(root, size)?;
     game.setup_stones = add;

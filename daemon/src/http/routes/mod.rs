@@ -45,6 +45,7 @@ pub(crate) fn all() -> Router<Arc<App>> {
         .route("/api/v1/openapi.json", get(openapi::handle_openapi))
         .route("/api/v1/metrics", get(metrics::handle_metrics))
         .route("/metrics", get(metrics::handle_metrics))
+        .merge(super::pages::routes())
 }
 
 /// The SGF media type of api.md.

@@ -118,7 +118,7 @@ async fn unknown_path_and_wrong_method_answer_json() {
     let (status, body) = json_of(
         harness
             .client
-            .get(format!("{}/", harness.base))
+            .get(format!("{}/no-such-page", harness.base))
             .send()
             .await
             .unwrap(),

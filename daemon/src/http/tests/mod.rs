@@ -5,6 +5,7 @@ mod boards;
 mod delay;
 mod docs;
 mod games;
+mod pages;
 mod sse;
 
 use std::pin::Pin;

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# The browser step of .ci/run: the committed web bundle matches web/src, then the pages in headless Chromium
+# against the real binary (tests/browser/README.md). Outside CI a missing Chromium or npm skips with a message;
+# under CI=true they are installed from Debian, and anything still missing fails.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+ci="${CI:-false}"
+if [ "$ci" = true ]; then
+  need=()
+  command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
+  [ -x /usr/bin/chromium ] || need+=(chromium)
+  if [ ${#need[@]} -gt 0 ]; then
+    echo "browser: installing ${need[*]}"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+  fi
+fi
+if ! command -v npm >/dev/null 2>&1; then
+  [ "$ci" = true ] && { echo "browser: npm missing under CI" >&2; exit 1; }
+  echo "browser: SKIP (no npm; apt-get install nodejs npm)"; exit 0
+fi
+if [ ! -x /usr/bin/chromium ]; then
+  [ "$ci" = true ] && { echo "browser: chromium missing under CI" >&2; exit 1; }
+  echo "browser: SKIP (no /usr/bin/chromium; apt-get install chromium)"; exit 0
+fi
+
+(cd web && npm ci --no-audit --no-fund --loglevel=error && npm run --silent check)
+(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+cargo build -p goban-bridge
+cd tests/browser
+# One file at a time: each starts its own daemon and simulated tables on 2 cores.
+status=0
+for file in pages.test.mjs restart.test.mjs hall.test.mjs; do
+  timeout 300 node --test --test-reporter=spec "$file" || status=1
+done
+exit "$status"

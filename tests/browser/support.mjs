@@ -1,0 +1,168 @@
+// Test support: the real goban-bridge binary (demo, or simulate + run), headless Chromium, and a few waits.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const BIN = process.env.GOBAN_BRIDGE_BIN || join(process.env.CARGO_TARGET_DIR || join(ROOT, 'target'), 'debug/goban-bridge');
+export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+export const SHOTS = join(process.env.CARGO_TARGET_DIR || join(ROOT, 'target'), 'browser-screenshots');
+export const TOKEN = 'browser-test-token';
+
+/** Why the suite cannot run here, or null. Under CI=true a missing part is a failure, not a skip. */
+export function missing() {
+  let why = null;
+  if (!existsSync(CHROMIUM)) why = `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
+  else if (!existsSync(BIN)) why = `no goban-bridge binary at ${BIN} (cargo build -p goban-bridge)`;
+  if (why && process.env.CI === 'true') throw new Error(`browser tests cannot run under CI: ${why}`);
+  if (why) console.log(`# SKIP browser tests: ${why}`);
+  return why;
+}
+
+export async function freePort() {
+  return new Promise((ok, fail) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => ok(port));
+    });
+    server.on('error', fail);
+  });
+}
+
+export const sleep = (ms) => new Promise((ok) => setTimeout(ok, ms));
+
+/** Polls `probe` until it returns a truthy value or `ms` passed. */
+export async function until(what, probe, ms = 30000, every = 250) {
+  const deadline = Date.now() + ms;
+  let last;
+  while (Date.now() < deadline) {
+    try {
+      last = await probe();
+      if (last) return last;
+    } catch (error) {
+      last = error;
+    }
+    await sleep(every);
+  }
+  throw new Error(`timed out waiting for ${what} (last: ${last instanceof Error ? last.message : JSON.stringify(last)?.slice(0, 300)})`);
+}
+
+/** A child process whose output is kept, stopped with SIGTERM (then SIGKILL). */
+class Child {
+  constructor(name, args, env = {}) {
+    this.name = name;
+    this.output = '';
+    this.proc = spawn(BIN, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    this.proc.stdout.on('data', (d) => (this.output += d));
+    this.proc.stderr.on('data', (d) => (this.output += d));
+    this.exited = new Promise((ok) => this.proc.on('exit', ok));
+  }
+
+  async stop() {
+    if (this.proc.exitCode !== null || this.proc.signalCode !== null) return;
+    this.proc.kill('SIGTERM');
+    const timer = setTimeout(() => this.proc.kill('SIGKILL'), 10000);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
+
+/** A daemon with its base URL; `json(path, token)` reads the API. */
+export class Daemon extends Child {
+  constructor(args, port, env) {
+    super('goban-bridge', args, env);
+    this.base = `http://127.0.0.1:${port}`;
+  }
+
+  async json(path, token) {
+    const response = await fetch(this.base + path, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+    if (!response.ok) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return response.json();
+  }
+
+  async ready() {
+    await until(`${this.name} at ${this.base}`, async () => {
+      if (this.proc.exitCode !== null) throw new Error(`exited: ${this.output.slice(-2000)}`);
+      return (await fetch(`${this.base}/api/v1/health`)).ok;
+    }, 60000);
+    return this;
+  }
+}
+
+/** `goban-bridge demo` with `boards` simulated tables. */
+export async function startDemo({ boards = 2, speed = 6 } = {}) {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), 'goban-browser-'));
+  const daemon = new Daemon(
+    ['demo', '--listen', `127.0.0.1:${port}`, '--boards', String(boards), '--speed', String(speed), '--journal', join(dir, 'demo.sqlite')],
+    port,
+    { GOBAN_ARBITER_TOKENS: TOKEN, RUST_LOG: 'warn' },
+  );
+  return daemon.ready();
+}
+
+/** `goban-bridge simulate` on pseudo-terminals (kept across daemon restarts) and the config of a daemon reading them. */
+export async function startSimulator({ games, boards = 1, speed = 4, size = 19, timeControl = 'byoyomi-cn:main=20m,reserve=3,period=30s' }) {
+  const dir = mkdtempSync(join(tmpdir(), 'goban-browser-sim-'));
+  const ports = join(dir, 'ports');
+  mkdirSync(ports);
+  const sim = new Child('simulator', ['simulate', '--games', games, '--boards', String(boards), '--speed', String(speed), '--dir', ports]);
+  await until('simulated tables', () => sim.output.includes('\t'), 30000);
+  const port = await freePort();
+  let config = `[server]\nlisten = "127.0.0.1:${port}"\narbiter_tokens = ["${TOKEN}"]\n[journal]\npath = "${join(dir, 'journal.sqlite')}"\n`;
+  for (const line of sim.output.split('\n').filter((l) => l.includes('\t'))) {
+    const [name, , boardPort, clockPort] = line.split('\t');
+    config += `[[board]]\nid = "${name}"\nboard_port = "${boardPort}"\nclock_port = "${clockPort ?? boardPort}"\nsize = ${size}\n`
+      + `autostart = true\ntime_control = "${timeControl}"\nblack = "Black Player"\nwhite = "White Player"\n`;
+  }
+  const configPath = join(dir, 'goban.toml');
+  writeFileSync(configPath, config);
+  return {
+    sim,
+    port,
+    start: () => new Daemon(['run', '--config', configPath], port, { RUST_LOG: 'warn' }).ready(),
+  };
+}
+
+/** Headless Chromium through playwright-core, with console errors collected per page. */
+export async function launch() {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+}
+
+export async function openPage(browser, url, { viewport = { width: 1280, height: 900 }, errors = [] } = {}) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  return page;
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+}
+
+/** The stones a Shudan board shows, as the API's position string (row-major, "." "B" "W"). */
+export async function shownPosition(page, selector = '.board') {
+  return page.$eval(selector, (board) => {
+    const vertices = [...board.querySelectorAll('.shudan-vertex')];
+    const size = Math.round(Math.sqrt(vertices.length));
+    const out = new Array(size * size).fill('.');
+    for (const v of vertices) {
+      const x = Number(v.dataset.x);
+      const y = Number(v.dataset.y);
+      if (v.classList.contains('shudan-sign_1')) out[y * size + x] = 'B';
+      else if (v.classList.contains('shudan-sign_-1')) out[y * size + x] = 'W';
+    }
+    return out.join('');
+  });
+}
+
+/** The API position with unreadable and other marks as empty, for comparison with the page. */
+export const stonesOnly = (position) => position.replace(/[^BW]/g, '.');

@@ -1,0 +1,141 @@
+// GET /arbiter: the console. The token is entered once, kept in sessionStorage and sent only as a header.
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { getJson, token } from './api.js';
+import { AlertCard, SightProblem } from './alerts.jsx';
+import { useWindowSize } from './board.jsx';
+import { BoardPanel } from './control.jsx';
+import { HallFeed } from './hallfeed.js';
+import { callWords, chime, flagWords, speak } from './speech.js';
+
+function Login({ message, onDone }) {
+  const [value, setValue] = useState('');
+  const [error, setError] = useState(message);
+  const submit = async (e) => {
+    e.preventDefault();
+    token.write(value.trim());
+    try {
+      await getJson('/api/v1/boards', { auth: true });
+      onDone();
+    } catch (err) {
+      token.clear();
+      setError(err.status === 401 ? 'The daemon refused this token.' : err.message);
+    }
+  };
+  return (
+    <main class="login">
+      <h1>Arbiter console</h1>
+      <form onSubmit={submit}>
+        <label for="token">arbiter token</label>
+        <input id="token" type="password" autocomplete="current-password" value={value}
+          onInput={(e) => setValue(e.currentTarget.value)} required />
+        <button type="submit">enter</button>
+        {error && <p class="error" role="alert">{error}</p>}
+      </form>
+      <p class="hint">The token stays in this browser tab's session and is never put in a URL.</p>
+    </main>
+  );
+}
+
+/** Settings of the console that the feed's callbacks read without re-creating the feed. */
+const settings = { sound: true, speech: false, lang: 'zh', speechBoard: '' };
+
+function Console({ onLogout }) {
+  const [version, setVersion] = useState(0);
+  const [status, setStatus] = useState('connecting');
+  const [selected, setSelected] = useState('');
+  const [prefs, setPrefs] = useState({ ...settings });
+  const win = useWindowSize();
+  const feed = useMemo(() => {
+    let scheduled = false;
+    const bump = () => {
+      if (scheduled) return;
+      scheduled = true;
+      requestAnimationFrame(() => {
+        scheduled = false;
+        setVersion((v) => v + 1);
+      });
+    };
+    return new HallFeed({
+      auth: true,
+      onBoard: bump,
+      onList: bump,
+      onStatus: (s) => {
+        setStatus(s);
+        if (s === 'unauthorized') onLogout('The daemon refused the token: enter it again.');
+      },
+      onEvent: (topic, data) => {
+        if (topic === 'infractions' && data.event === 'infraction_raised' && settings.sound) chime();
+        if (topic === 'clock' && settings.speech && data.board === settings.speechBoard) {
+          if (data.event === 'clock_call') speak(callWords(data.call, settings.lang), settings.lang);
+          if (data.event === 'flag_fall') speak(flagWords(data.color, settings.lang), settings.lang);
+        }
+      },
+    });
+  }, []);
+  useEffect(() => () => feed.close(), []);
+  const setPref = (key, value) => {
+    settings[key] = value;
+    setPrefs({ ...settings });
+  };
+  const ids = [...feed.boards.keys()].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }));
+  const board = selected || ids[0] || '';
+  useEffect(() => {
+    if (!settings.speechBoard && board) setPref('speechBoard', board);
+  }, [board]);
+  const alerts = ids.flatMap((id) => (feed.boards.get(id).infractions || []).map((alert) => ({ id, alert })));
+  alerts.sort((a, b) => (a.alert.status === 'open') - (b.alert.status === 'open') || a.alert.at.localeCompare(b.alert.at)).reverse();
+  const open = alerts.filter((a) => a.alert.status === 'open');
+  const closed = alerts.filter((a) => a.alert.status !== 'open').slice(0, 20);
+  const apply = (state) => feed.put(state);
+  const state = feed.boards.get(board);
+  const pixels = Math.min(win.width >= 900 ? 520 : win.width - 24, 640);
+  return (
+    <>
+      <header class="top">
+        <h1>Arbiter console</h1>
+        <span class="summary" data-version={version}>{ids.length} boards · {open.length} open alerts</span>
+        <span class={`conn ${status}`} role="status">{status}</span>
+        <label class="toggle"><input type="checkbox" checked={prefs.sound} onChange={(e) => setPref('sound', e.currentTarget.checked)} /> sound</label>
+        <label class="toggle"><input type="checkbox" checked={prefs.speech} onChange={(e) => setPref('speech', e.currentTarget.checked)} /> count-out voice</label>
+        <label>for <select value={prefs.speechBoard} onChange={(e) => setPref('speechBoard', e.currentTarget.value)}>
+          {ids.map((id) => <option value={id}>{id}</option>)}
+        </select></label>
+        <label>in <select value={prefs.lang} onChange={(e) => setPref('lang', e.currentTarget.value)}>
+          <option value="zh">中文 Chinese</option><option value="en">English</option>
+        </select></label>
+        <button type="button" onClick={() => { token.clear(); onLogout(''); }}>log out</button>
+      </header>
+      <main class="console">
+        <section class="alerts-col" aria-label="alerts">
+          <h2>Open alerts ({open.length})</h2>
+          <ul class="alerts">
+            {open.map(({ id, alert }) => <AlertCard key={alert.id} board={id} alert={alert} state={feed.boards.get(id)} apply={apply} />)}
+          </ul>
+          <h2>Boards that cannot see</h2>
+          <ul class="sights">
+            {ids.map((id) => <SightProblem key={id} board={id} state={feed.boards.get(id)} />)}
+          </ul>
+          <details>
+            <summary>Closed alerts ({closed.length})</summary>
+            <ul class="alerts">
+              {closed.map(({ id, alert }) => <AlertCard key={alert.id} board={id} alert={alert} state={feed.boards.get(id)} apply={apply} />)}
+            </ul>
+          </details>
+        </section>
+        <section class="board-col" aria-label="board">
+          <label>board <select value={board} onChange={(e) => setSelected(e.currentTarget.value)}>
+            {ids.map((id) => <option value={id}>{id}</option>)}
+          </select></label>
+          {state && <BoardPanel key={board} id={board} state={state} clockAt={feed.clockAt.get(board)} apply={apply} pixels={pixels} />}
+        </section>
+      </main>
+    </>
+  );
+}
+
+export function Arbiter() {
+  const [message, setMessage] = useState(null);
+  const [inside, setInside] = useState(() => Boolean(token.read()));
+  if (!inside) return <Login message={message} onDone={() => setInside(true)} />;
+  return <Console onLogout={(m) => { setMessage(m); setInside(false); }} />;
+}

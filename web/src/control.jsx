@@ -1,0 +1,136 @@
+// The arbiter's panel for one board: counting (click groups dead), result, clock, void/restore, a new game.
+import { useState } from 'preact/hooks';
+import { boardPath } from './api.js';
+import { useAction } from './alerts.jsx';
+import { Board } from './board.jsx';
+import { Clocks } from './clock.jsx';
+import { pointOf, signMapOf } from './go.js';
+
+function Counting({ id, state, apply }) {
+  const { busy, error, run } = useAction(apply);
+  const proposed = state.proposed_result;
+  return (
+    <section class="counting" aria-label="counting">
+      <p>Counting: click a group to mark it dead, again to bring it back.</p>
+      <p class="score" data-score={proposed ?? ''}>score: <strong>{proposed ?? '—'}</strong></p>
+      <button type="button" disabled={busy || !proposed} onClick={() => run(`${boardPath(id)}/result`, { result: proposed })}>
+        confirm result {proposed}
+      </button>
+      <button type="button" disabled={busy} onClick={() => run(`${boardPath(id)}/resume-play`, {})}>resume play</button>
+      {error && <p class="error" role="alert">{error}</p>}
+    </section>
+  );
+}
+
+function ClockControl({ id, state, clockAt, apply }) {
+  const { busy, error, run } = useAction(apply);
+  const [color, setColor] = useState('black');
+  const [seconds, setSeconds] = useState('60');
+  const path = `${boardPath(id)}/clock`;
+  const paused = state.clock?.paused || state.phase === 'paused';
+  const adjust = (sign) => {
+    const delta = Math.round(Number(seconds) * 1000) * sign;
+    if (delta) run(path, { action: 'adjust', color, delta_ms: delta });
+  };
+  return (
+    <section class="clock-control" aria-label="clock">
+      <Clocks reading={state.clock} receivedAt={clockAt} names={state} live={state.phase === 'playing'} />
+      <div class="actions">
+        <button type="button" disabled={busy} onClick={() => run(path, { action: paused ? 'resume' : 'pause' })}>
+          {paused ? 'resume clock' : 'pause clock'}
+        </button>
+        <label>side <select value={color} onChange={(e) => setColor(e.currentTarget.value)}>
+          <option value="black">black</option><option value="white">white</option>
+        </select></label>
+        <label>seconds <input type="number" min="1" value={seconds} onInput={(e) => setSeconds(e.currentTarget.value)} /></label>
+        <button type="button" disabled={busy} onClick={() => adjust(1)}>add</button>
+        <button type="button" disabled={busy} onClick={() => adjust(-1)}>take</button>
+      </div>
+      {error && <p class="error" role="alert">{error}</p>}
+    </section>
+  );
+}
+
+function MoveControl({ id, state, apply }) {
+  const { busy, error, run } = useAction(apply);
+  const [n, setN] = useState('');
+  const number = Number.parseInt(n || String(state.move_number ?? 0), 10);
+  return (
+    <section class="move-control" aria-label="moves">
+      <label>move <input type="number" min="1" placeholder={String(state.move_number ?? '')} value={n}
+        onInput={(e) => setN(e.currentTarget.value)} /></label>
+      <button type="button" disabled={busy || !(number > 0)} onClick={() => run(`${boardPath(id)}/moves/${number}/void`, {})}>void</button>
+      <button type="button" disabled={busy || !(number > 0)} onClick={() => run(`${boardPath(id)}/moves/${number}/restore`, {})}>restore</button>
+      {error && <p class="error" role="alert">{error}</p>}
+    </section>
+  );
+}
+
+const FIELDS = [
+  ['black', 'black player', 'text'],
+  ['white', 'white player', 'text'],
+  ['komi', 'komi', 'number'],
+  ['handicap', 'handicap', 'number'],
+  ['time_control', 'time control', 'text'],
+];
+
+function NewGame({ id, state, apply }) {
+  const { busy, error, run } = useAction(apply);
+  const [form, setForm] = useState(() => ({
+    black: state.black ?? '', white: state.white ?? '', ruleset: state.ruleset ?? 'cn2002',
+    komi: String(state.komi ?? 7.5), handicap: '0', time_control: state.clock?.time_control ?? '', colours_fixed: true,
+  }));
+  const set = (key) => (e) => setForm({ ...form, [key]: e.currentTarget.type === 'checkbox' ? e.currentTarget.checked : e.currentTarget.value });
+  const submit = (e) => {
+    e.preventDefault();
+    const body = { ruleset: form.ruleset, colours_fixed: form.colours_fixed };
+    if (form.black) body.black = form.black;
+    if (form.white) body.white = form.white;
+    if (form.komi !== '') body.komi = Number(form.komi);
+    if (form.handicap !== '') body.handicap = Number(form.handicap);
+    if (form.time_control) body.time_control = form.time_control;
+    run(`${boardPath(id)}/game`, body);
+  };
+  return (
+    <form class="new-game" onSubmit={submit} aria-label="start a game">
+      {FIELDS.map(([key, label, type]) => (
+        <label>{label} <input type={type} step={key === 'komi' ? '0.25' : undefined} value={form[key]} onInput={set(key)} /></label>
+      ))}
+      <label>ruleset <select value={form.ruleset} onChange={set('ruleset')}>
+        {['cn2002', 'jk', 'ing', 'historical'].map((r) => <option value={r}>{r}</option>)}
+      </select></label>
+      <label class="toggle"><input type="checkbox" checked={form.colours_fixed} onChange={set('colours_fixed')} /> colours fixed by the draw</label>
+      <button type="submit" disabled={busy}>start game</button>
+      {error && <p class="error" role="alert">{error}</p>}
+    </form>
+  );
+}
+
+export function BoardPanel({ id, state, clockAt, apply, pixels }) {
+  const { error, run } = useAction(apply);
+  const size = state.size ?? 19;
+  const dead = state.dead_stones ?? [];
+  const counting = state.phase === 'counting';
+  const onVertexClick = counting
+    ? (_, vertex) => {
+        const point = pointOf(vertex, size);
+        if (state.position?.[vertex[1] * size + vertex[0]] === '.') return;
+        run(`${boardPath(id)}/dead-stones`, { points: [point], dead: !dead.includes(point) });
+      }
+    : undefined;
+  return (
+    <section class="panel" aria-label={`board ${id}`} data-board={id} data-phase={state.phase}>
+      <h2>{id} <small>{state.black} – {state.white} · move {state.move_number ?? 0} · {state.phase}{state.result ? ` · ${state.result}` : ''}</small></h2>
+      <Board signMap={signMapOf(state.position, size)} size={size} pixels={pixels} lastPoint={state.last_move?.point}
+        dead={dead} onVertexClick={onVertexClick} label={`board ${id}`} />
+      {error && <p class="error" role="alert">{error}</p>}
+      {counting && <Counting id={id} state={state} apply={apply} />}
+      <ClockControl id={id} state={state} clockAt={clockAt} apply={apply} />
+      <MoveControl id={id} state={state} apply={apply} />
+      <details>
+        <summary>start a new game</summary>
+        <NewGame id={id} state={state} apply={apply} />
+      </details>
+    </section>
+  );
+}

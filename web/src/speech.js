@@ -1,0 +1,53 @@
+// The electronic voice timer (CN2002 12.1): speaks the referee's 12.3 count-out calls with the browser's speech synthesis.
+
+/** The words of a `clock_call` event in `lang` ("zh" or "en"). Calls: "30 seconds", "7", "1 period used, 2 left", "overtime, 3 periods". */
+export function callWords(call, lang) {
+  const text = String(call ?? '');
+  if (lang !== 'zh') return text;
+  let m = /^(\d+) seconds?$/.exec(text);
+  if (m) return `${m[1]}秒`;
+  if (/^\d+$/.test(text)) return text;
+  m = /^1 period used, (\d+) left$/.exec(text);
+  if (m) return `1分，还剩${m[1]}次`;
+  m = /^overtime, (\d+) periods?$/.exec(text);
+  if (m) return `开始读秒，${m[1]}次`;
+  return text;
+}
+
+/** A flag fall in words. */
+export function flagWords(color, lang) {
+  if (lang === 'zh') return color === 'black' ? '黑方超时' : '白方超时';
+  return `${color} flag fell`;
+}
+
+/** Says `words` now, cutting off what was still being said (a count-out must stay on time). */
+export function speak(words, lang) {
+  if (!('speechSynthesis' in window) || !words) return;
+  const utterance = new SpeechSynthesisUtterance(words);
+  utterance.lang = lang === 'zh' ? 'zh-CN' : 'en-GB';
+  utterance.rate = 1.1;
+  window.speechSynthesis.cancel();
+  window.speechSynthesis.speak(utterance);
+}
+
+let audio = null;
+
+/** Two short tones for a new alert (Web Audio, no sound file to ship). */
+export function chime() {
+  try {
+    audio ??= new AudioContext();
+    const start = audio.currentTime;
+    for (const [offset, freq] of [[0, 880], [0.18, 660]]) {
+      const osc = audio.createOscillator();
+      const gain = audio.createGain();
+      osc.frequency.value = freq;
+      gain.gain.setValueAtTime(0.2, start + offset);
+      gain.gain.exponentialRampToValueAtTime(0.001, start + offset + 0.16);
+      osc.connect(gain).connect(audio.destination);
+      osc.start(start + offset);
+      osc.stop(start + offset + 0.17);
+    }
+  } catch {
+    // no audio device: the alert list still shows it
+  }
+}

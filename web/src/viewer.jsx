@@ -1,0 +1,119 @@
+// GET /board/{id}: the broadcast viewer, live from the public (delayed) stream, with navigation back through the game.
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { boardPath } from './api.js';
+import { Board, useWindowSize } from './board.jsx';
+import { Clocks } from './clock.jsx';
+import { replay, signMapOf } from './go.js';
+import { useBoardFeed } from './live.js';
+
+const COLOR_LETTER = { black: 'B', white: 'W' };
+
+function MoveList({ moves, shown, onPick }) {
+  const list = useRef();
+  useEffect(() => {
+    list.current?.querySelector('[aria-current="true"]')?.scrollIntoView({ block: 'nearest' });
+  }, [shown, moves.length]);
+  return (
+    <ol class="moves" ref={list} aria-label="moves">
+      {moves.map((m) => (
+        <li key={m.number} data-number={m.number} data-point={m.point} data-color={m.color}>
+          <button type="button" aria-current={m.number === shown ? 'true' : undefined} onClick={() => onPick(m.number)}>
+            <span class="n">{m.number}</span>
+            <span class={`stone-icon ${m.color}`} aria-label={m.color} />
+            <span class="pt">{m.point}</span>
+          </button>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function Navigation({ shown, total, live, go }) {
+  return (
+    <div class="nav" role="group" aria-label="navigate the game">
+      <button type="button" onClick={() => go(0)} disabled={shown === 0} aria-label="first move">«</button>
+      <button type="button" onClick={() => go(shown - 1)} disabled={shown === 0} aria-label="previous move">◀</button>
+      <span class="at" aria-live="polite">{live ? `live · move ${total}` : `move ${shown} of ${total}`}</span>
+      <button type="button" onClick={() => go(shown + 1)} disabled={live} aria-label="next move">▶</button>
+      <button type="button" onClick={() => go(null)} disabled={live} aria-label="back to live">»</button>
+    </div>
+  );
+}
+
+/** The position, captures and move numbers to draw: the live state at the end, a replay before it. */
+export function useShownPosition(feed, at) {
+  const state = feed?.state;
+  const moves = feed?.moves ?? [];
+  const size = state?.size ?? 19;
+  const total = moves.length;
+  const shown = at == null ? total : Math.max(0, Math.min(at, total));
+  const live = shown === total;
+  const replayed = useMemo(() => replay(moves, size, shown, state?.handicap ?? 0), [moves, shown, size]);
+  const signMap = live && state?.position ? signMapOf(state.position, size) : replayed.signMap;
+  const captures = live && state?.captures ? state.captures : replayed.captures;
+  const lastPoint = shown > 0 ? moves[shown - 1]?.point : null;
+  return { state, moves, size, total, shown, live, signMap, captures, lastPoint, numbers: replayed.numbers };
+}
+
+export function Viewer({ id }) {
+  const feed = useBoardFeed(id);
+  const [at, setAt] = useState(null);
+  const [numbers, setNumbers] = useState(false);
+  const win = useWindowSize();
+  const view = useShownPosition(feed, at);
+  const go = (n) => setAt(n == null || n >= view.total ? null : Math.max(0, n));
+  useEffect(() => {
+    const onKey = (e) => {
+      if (e.target.closest?.('input, textarea, select')) return;
+      if (e.key === 'ArrowLeft') go(view.shown - 1);
+      else if (e.key === 'ArrowRight') go(view.shown + 1);
+      else if (e.key === 'Home') go(0);
+      else if (e.key === 'End') go(null);
+      else return;
+      e.preventDefault();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  });
+  const state = view.state;
+  if (!state) {
+    return <main class="loading" role="status">{feed?.connection === 'closed' ? `board ${id} not found` : `loading ${id}…`}</main>;
+  }
+  const wide = win.width >= 900;
+  const pixels = wide ? Math.min(win.height - 70, win.width - 400) : win.width - 12;
+  return (
+    <>
+      <header class="top">
+        <h1>
+          <span class="board-id">{id}</span>
+          <span class="players">{state.black || 'Black'} – {state.white || 'White'}</span>
+        </h1>
+        <span class="summary">{state.ruleset} · komi {state.komi} · {state.phase}</span>
+        {state.result && <span class="result" data-result={state.result}>{state.result}</span>}
+        <span class={`conn ${feed.connection}`} role="status">{feed.connection}</span>
+        <nav><a href="/">hall</a></nav>
+      </header>
+      <main class={`viewer${wide ? ' wide' : ''}`}>
+        <Board signMap={view.signMap} size={view.size} pixels={pixels} lastPoint={view.lastPoint}
+          numbers={numbers ? view.numbers : null}
+          label={`board ${id} after move ${view.shown}`} />
+        <aside class="side">
+          <Clocks reading={state.clock} receivedAt={feed.clockAt} names={state}
+            live={state.phase === 'playing'} />
+          <div class="captures" aria-label="captures">
+            captures: <span class="stone-icon black" aria-hidden="true" /> {view.captures.black ?? 0}
+            {' '}<span class="stone-icon white" aria-hidden="true" /> {view.captures.white ?? 0}
+          </div>
+          <Navigation shown={view.shown} total={view.total} live={view.live} go={go} />
+          <label class="toggle">
+            <input type="checkbox" checked={numbers} onChange={(e) => setNumbers(e.currentTarget.checked)} /> move numbers
+          </label>
+          <MoveList moves={view.moves} shown={view.shown} onPick={go} />
+          <a class="sgf" href={`${boardPath(id)}/sgf`} download={`${id}.sgf`}>download SGF</a>
+        </aside>
+      </main>
+    </>
+  );
+}
+
+export { COLOR_LETTER };
