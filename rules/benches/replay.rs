@@ -1,36 +1,117 @@
-//! Replays the ai-19x19 corpus with full legality checks: goban-rules (situational superko)
-//! against the `goban` crate 0.20 (rule CHINESE, positional superko), with the ratio.
+//! Replays each corpus with full legality checks, goban-rules (situational superko) beside
+//! the `goban` crate 0.20 (rule CHINESE, positional superko), reported corpus by corpus:
+//! `ai-19x19`, the 19x19 games of `gnugo-regression`, and a synthetic set of long
+//! capture-heavy games generated reproducibly (fixed seed) by `goban-rules` itself.
 //!
 //! Run: `GOBAN_CORPUS=/work/shared/corpus cargo bench -p goban-rules --bench replay`.
 
 use std::hint::black_box;
+use std::path::Path;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
 use goban_rules::sgf::read_sgf;
-use goban_rules::{BoardSize, Color, Game, GameSetup, KoRule, Move, Ruleset};
+use goban_rules::{BoardSize, Color, Game, GameSetup, KoRule, Move, Point, Ruleset};
 
 type Record = Vec<(Color, Move)>;
 
-fn load() -> Option<Vec<Record>> {
-    let Some(root) = std::env::var_os("GOBAN_CORPUS") else {
-        eprintln!("replay bench: skipped, GOBAN_CORPUS is not set");
-        return None;
-    };
-    let dir = std::path::Path::new(&root).join("ai-19x19");
+/// One corpus of the bench.
+struct Corpus {
+    name: &'static str,
+    records: Vec<Record>,
+}
+
+/// The 19x19 records under `dir` (recursively), as replayed (implied passes resolved, so
+/// both engines see strict alternation); records with setup stones or illegal moves are
+/// left out.
+fn load_dir(dir: &Path) -> Vec<Record> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "sgf") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
     let mut records = Vec::new();
-    for entry in std::fs::read_dir(dir).ok()?.flatten() {
-        let Ok(text) = std::fs::read_to_string(entry.path()) else {
+    for path in files {
+        let Ok(bytes) = std::fs::read(&path) else {
             continue;
         };
-        let Ok(games) = read_sgf(&text) else { continue };
+        let Ok(games) = read_sgf(&String::from_utf8_lossy(&bytes)) else {
+            continue;
+        };
         for g in games {
-            // The replay resolves implied passes, so both engines see strict alternation.
+            if g.setup.size != BoardSize::NINETEEN || !g.setup_stones.is_empty() {
+                continue;
+            }
             let Ok(r) = g.replay() else { continue };
+            if !r.rebased_after.is_empty() {
+                continue;
+            }
             records.push(r.game.moves().iter().map(|m| (m.color, m.mv)).collect());
         }
     }
-    Some(records)
+    records
+}
+
+/// A small deterministic generator (xorshift64*), so the synthetic set is the same on
+/// every machine and every run.
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+    }
+}
+
+/// `games` long games: random legal moves that never fill a one-point eye of the mover,
+/// taking a capture whenever one is offered (which plays out kos and recaptures), until
+/// `moves` moves or no move is left.
+fn synthetic(games: usize, moves: usize) -> Vec<Record> {
+    let size = BoardSize::NINETEEN;
+    let setup = GameSetup::new(size, Ruleset::Cn2002).with_ko_rule(KoRule::Situational);
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut out = Vec::with_capacity(games);
+    for _ in 0..games {
+        let Ok(mut g) = Game::new(setup) else { break };
+        let mut rec = Vec::with_capacity(moves);
+        while rec.len() < moves {
+            let color = g.to_move();
+            let mut legal: Vec<(Point, bool)> = size
+                .all_points()
+                .filter(|&p| !own_eye(&g, p, color))
+                .filter_map(|p| g.preview(color, p).ok().map(|caps| (p, !caps.is_empty())))
+                .collect();
+            if legal.iter().any(|&(_, c)| c) {
+                legal.retain(|&(_, c)| c);
+            }
+            let mv = if legal.is_empty() {
+                Move::Pass
+            } else {
+                Move::Play(legal[rng.below(legal.len())].0)
+            };
+            if g.play(color, mv).is_err() || g.is_over() {
+                break;
+            }
+            rec.push((color, mv));
+        }
+        out.push(rec);
+    }
+    out
+}
+
+fn own_eye(g: &Game, p: Point, color: Color) -> bool {
+    let b = g.board();
+    b.get(p).is_none() && b.neighbours(p).all(|q| b.get(q) == Some(color))
 }
 
 fn replay_ours(records: &[Record]) -> usize {
@@ -90,29 +171,62 @@ fn rate(records: &[Record], budget: Duration, f: fn(&[Record]) -> usize) -> f64 
     moves as f64 / start.elapsed().as_secs_f64()
 }
 
+fn corpora() -> Option<Vec<Corpus>> {
+    let Some(root) = std::env::var_os("GOBAN_CORPUS") else {
+        eprintln!("replay bench: skipped, GOBAN_CORPUS is not set");
+        return None;
+    };
+    let root = Path::new(&root);
+    Some(vec![
+        Corpus {
+            name: "ai-19x19",
+            records: load_dir(&root.join("ai-19x19")),
+        },
+        Corpus {
+            name: "gnugo-regression-19x19",
+            records: load_dir(&root.join("gnugo-regression")),
+        },
+        Corpus {
+            name: "synthetic-captures",
+            records: synthetic(100, 600),
+        },
+    ])
+}
+
 fn main() {
-    let Some(records) = load() else { return };
-    let total: usize = records.iter().map(Vec::len).sum();
-    let ours = replay_ours(&records);
-    let theirs = replay_goban(&records);
-    eprintln!(
-        "{} games, {total} moves; legal: goban-rules {ours}, goban {theirs}",
-        records.len()
-    );
-
+    let Some(corpora) = corpora() else { return };
     let mut c = Criterion::default().configure_from_args().sample_size(10);
-    let mut group = c.benchmark_group("replay_ai_19x19");
-    group.throughput(Throughput::Elements(total as u64));
-    group.bench_function("goban-rules situational superko", |b| {
-        b.iter(|| replay_ours(&records))
-    });
-    group.bench_function("goban 0.20 CHINESE", |b| b.iter(|| replay_goban(&records)));
-    group.finish();
+    for corpus in &corpora {
+        let total: usize = corpus.records.iter().map(Vec::len).sum();
+        eprintln!(
+            "{}: {} games, {total} moves; legal: goban-rules {}, goban {}",
+            corpus.name,
+            corpus.records.len(),
+            replay_ours(&corpus.records),
+            replay_goban(&corpus.records)
+        );
+        let mut group = c.benchmark_group(format!("replay_{}", corpus.name));
+        group.throughput(Throughput::Elements(total as u64));
+        group.bench_function("goban-rules situational superko", |b| {
+            b.iter(|| replay_ours(&corpus.records));
+        });
+        group.bench_function("goban 0.20 CHINESE", |b| {
+            b.iter(|| replay_goban(&corpus.records));
+        });
+        group.finish();
+    }
     c.final_summary();
-
-    let ours = rate(&records, Duration::from_secs(3), replay_ours);
-    let theirs = rate(&records, Duration::from_secs(3), replay_goban);
-    println!("goban-rules (situational superko): {ours:.0} moves/s");
-    println!("goban 0.20 (CHINESE, positional superko): {theirs:.0} moves/s");
-    println!("ratio: {:.1}x", ours / theirs);
+    println!("| corpus | goban-rules moves/s | goban moves/s | ratio |");
+    println!("| --- | --- | --- | --- |");
+    for corpus in &corpora {
+        let ours = rate(&corpus.records, Duration::from_secs(3), replay_ours);
+        let theirs = rate(&corpus.records, Duration::from_secs(3), replay_goban);
+        println!(
+            "| {} | {:.2} M | {:.2} M | {:.1}x |",
+            corpus.name,
+            ours / 1e6,
+            theirs / 1e6,
+            ours / theirs
+        );
+    }
 }

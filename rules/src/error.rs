@@ -18,11 +18,16 @@ pub enum Illegal {
     #[error("ko: immediate recapture is forbidden (CN2002 18.3, 20.1)")]
     Ko,
     /// The move repeats a whole-board position (CN2002 art. 6); the position is the one
-    /// after move `repeats_move_number` (0 = the starting position).
-    #[error("superko: the position after move {repeats_move_number} would repeat (CN2002 6)")]
+    /// after game move `repeats_game_move` (0 = the starting position).
+    ///
+    /// Game moves are the [`crate::Game`]'s own numbering: `Game::moves()[n - 1]`, passes
+    /// included. In an SGF replay they include implied passes and restart where setup
+    /// stones rebase the game; record moves ([`RulesError::SgfIllegalMove`]'s
+    /// `record_move`) number the record's move nodes.
+    #[error("superko: the position after move {repeats_game_move} would repeat (CN2002 6)")]
     Superko {
         /// The move after which the repeated position first occurred (0 = the start).
-        repeats_move_number: usize,
+        repeats_game_move: usize,
     },
     /// The other colour is to move (CN2002 art. 2.3; a double move is CN2002 17.2).
     #[error("not this colour's turn (CN2002 17.2)")]
@@ -77,10 +82,16 @@ pub enum RulesError {
     #[error("SGF content: {0}")]
     SgfContent(String),
     /// An SGF move that is illegal in the recorded position.
-    #[error("SGF move {move_number} is illegal: {reason}")]
+    #[error("SGF record move {record_move} ({color} {at}) is illegal: {reason}")]
     SgfIllegalMove {
-        /// 1-based move number in the record.
-        move_number: usize,
+        /// 1-based number of the move node in the record (not the game's move number).
+        record_move: usize,
+        /// The colour that moved.
+        color: crate::Color,
+        /// The move.
+        mv: crate::Move,
+        /// The move in letters and numbers ("Q16", "pass").
+        at: String,
         /// Why the rules refused it.
         reason: Illegal,
     },

@@ -3,8 +3,8 @@
 use crate::board::Probe;
 use crate::ko::{History, position_key};
 use crate::{
-    Board, Color, GameResult, GameSetup, HandicapPlacement, Illegal, KoRule, Move, Opening, Point,
-    RulesError, handicap,
+    Board, Color, FreeHandicap, GameResult, GameSetup, HandicapPlacement, Illegal, KoRule, Move,
+    Opening, Point, RulesError, handicap,
 };
 
 /// One move as played, with what it captured.
@@ -79,7 +79,12 @@ impl Game {
             }
             first = Color::White;
         }
-        Ok(Self::from_position(setup, board, first, handicap_pending))
+        let free = if handicap_pending {
+            FreeHandicap::Pending
+        } else {
+            FreeHandicap::Placed
+        };
+        Ok(Self::from_position(setup, board, first, free))
     }
 
     /// A game starting from any position (SGF setup stones), `first` to move.
@@ -88,8 +93,9 @@ impl Game {
         setup: GameSetup,
         board: Board,
         first: Color,
-        handicap_pending: bool,
+        free_handicap: FreeHandicap,
     ) -> Self {
+        let handicap_pending = free_handicap == FreeHandicap::Pending;
         let key = position_key(setup.ko_rule, board.hash(), first);
         Self {
             setup,
@@ -121,7 +127,7 @@ impl Game {
         for &p in points {
             board.put_setup_stone(p, Color::Black);
         }
-        *self = Self::from_position(self.setup, board, self.first, false);
+        *self = Self::from_position(self.setup, board, self.first, FreeHandicap::Placed);
         Ok(())
     }
 
@@ -326,7 +332,7 @@ impl Game {
             let key = position_key(self.setup.ko_rule, stones, color.opponent());
             if let Some(n) = self.history.first_occurrence(key) {
                 return Err(Illegal::Superko {
-                    repeats_move_number: n,
+                    repeats_game_move: n,
                 });
             }
         }

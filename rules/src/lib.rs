@@ -23,6 +23,51 @@
 //! - [`sgf`]: [`sgf::read_sgf`] (through `sgf-parse`, with real archives' quirks),
 //!   [`sgf::SgfGame::replay`], [`sgf::write_sgf`] (FF\[4\]).
 //!
+//! # Replay an SGF record
+//! ```
+//! use goban_rules::sgf::read_sgf;
+//! use goban_rules::{Color, GameState};
+//! let games = read_sgf("(;GM[1]SZ[9]KM[7.5]RU[Chinese];B[ee];W[ec];B[gc];W[tt];B[tt])")?;
+//! let replay = games[0].replay()?; // every move checked, superko included
+//! assert_eq!(replay.game.board().stone_count(Color::Black), 2);
+//! assert_eq!(replay.game.state(), GameState::Counting); // two passes
+//! # Ok::<(), goban_rules::RulesError>(())
+//! ```
+//!
+//! # Check a move before playing it
+//! ```
+//! use goban_rules::{BoardSize, Color, Game, GameSetup, Illegal, Move, Point, Ruleset};
+//! let mut game = Game::new(GameSetup::new(BoardSize::NINE, Ruleset::Cn2002))?;
+//! let e5 = Point::parse_human("E5", BoardSize::NINE)?;
+//! assert_eq!(game.check(Color::Black, Move::Play(e5)), Ok(()));
+//! game.play(Color::Black, Move::Play(e5))?;
+//! assert_eq!(game.check(Color::White, Move::Play(e5)), Err(Illegal::Occupied));
+//! assert_eq!(game.check(Color::Black, Move::Pass), Err(Illegal::NotYourTurn));
+//! # Ok::<(), goban_rules::RulesError>(())
+//! ```
+//!
+//! # Score a finished game
+//! ```
+//! use goban_rules::{BoardSize, Color, CountInput, Game, GameSetup, Move, Point, Ruleset};
+//! let size = BoardSize::NINE;
+//! let mut game = Game::new(GameSetup::new(size, Ruleset::Cn2002))?;
+//! // Black walls off columns A-E, White F-J (a finished 9x9 game, moves elided).
+//! for row in 1..=9 {
+//!     game.play(Color::Black, Move::Play(Point::parse_human(&format!("E{row}"), size)?))?;
+//!     game.play(Color::White, Move::Play(Point::parse_human(&format!("F{row}"), size)?))?;
+//! }
+//! game.play(Color::Black, Move::Pass)?;
+//! game.play(Color::White, Move::Pass)?;
+//! let score = game.finish_by_count(&CountInput::default())?;
+//! // 45 against 36 points of area: 4.5 stones, minus 3.75 komi (CN2002 art. 11).
+//! assert_eq!(score.result.to_rules_string(), "B+0.75");
+//! assert_eq!(score.result.to_sgf(), "B+1.5"); // SGF RE is in points
+//! // The same position counted under JK, with the game's komi: territory 36 - 27 - 7.5.
+//! let jk = game.score_as(Ruleset::Jk, &CountInput::default())?;
+//! assert_eq!(jk.result.to_sgf(), "B+1.5");
+//! # Ok::<(), goban_rules::RulesError>(())
+//! ```
+//!
 //! ```
 //! use goban_rules::{BoardSize, Color, Game, GameSetup, Move, Point, Ruleset};
 //! let mut game = Game::new(GameSetup::new(BoardSize::NINETEEN, Ruleset::Cn2002)).unwrap();
@@ -61,4 +106,4 @@ pub use score::{
     CountInput, DeadStones, Score, ScoreUnit, SekiMarks, SekiRuling, SideCount, Warnings,
     score_position,
 };
-pub use setup::{GameSetup, HandicapPlacement, Opening};
+pub use setup::{FreeHandicap, GameSetup, HandicapPlacement, Opening};

@@ -15,6 +15,18 @@ pub enum HandicapPlacement {
     Free,
 }
 
+/// Whether free handicap stones are still to be placed when a game starts from a position.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FreeHandicap {
+    /// Nothing to place: the board given is the starting position.
+    #[default]
+    Placed,
+    /// Black must still place the free handicap stones
+    /// ([`crate::Game::place_free_handicap`]); moves are refused until then.
+    Pending,
+}
+
 /// The opening position.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -73,6 +85,15 @@ impl GameSetup {
         if stones >= 2 {
             self.komi = 0.0;
         }
+        self
+    }
+
+    /// Another ruleset, and only that: komi, ko rule, handicap and opening stay as they are
+    /// (use [`GameSetup::new`] for a ruleset's defaults). For counting a game under
+    /// another ruleset see [`crate::Game::score_as`].
+    #[must_use]
+    pub const fn with_ruleset(mut self, ruleset: Ruleset) -> Self {
+        self.ruleset = ruleset;
         self
     }
 

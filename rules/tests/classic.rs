@@ -64,7 +64,7 @@ fn ko_retake_after_a_pass_pair_repeats_the_position_under_superko() {
     assert_eq!(
         g.preview(Color::White, b4),
         Err(Illegal::Superko {
-            repeats_move_number: 0
+            repeats_game_move: 0
         })
     );
     // Under simple ko the same retake is legal.
@@ -121,7 +121,7 @@ fn triple_ko_sixth_capture_is_superko_under_cn2002() {
         assert_eq!(
             g.check(Color::White, Move::Play(c3)),
             Err(Illegal::Superko {
-                repeats_move_number: 0
+                repeats_game_move: 0
             }),
             "{rule:?}"
         );
@@ -158,7 +158,7 @@ fn eternal_life_cycle_repeats_after_four_moves() {
     assert_eq!(
         g.preview(Color::White, f1),
         Err(Illegal::Superko {
-            repeats_move_number: 0
+            repeats_game_move: 0
         })
     );
 }
@@ -252,7 +252,7 @@ fn sending_two_returning_one_is_cut_by_superko() {
     assert_eq!(
         g.preview(Color::Black, b5),
         Err(Illegal::Superko {
-            repeats_move_number: 0
+            repeats_game_move: 0
         })
     );
     // Situational: the recapture is new (White to move), but after White's pass the
@@ -270,7 +270,7 @@ fn sending_two_returning_one_is_cut_by_superko() {
     assert_eq!(
         g.check(Color::Black, Move::Play(c5)),
         Err(Illegal::Superko {
-            repeats_move_number: 1
+            repeats_game_move: 1
         })
     );
 }

@@ -121,7 +121,7 @@ fn mark_group_takes_stones_linked_through_empty_points() {
         GameSetup::new(board.size(), Ruleset::Jk),
         board,
         Color::Black,
-        false,
+        goban_rules::FreeHandicap::Placed,
     );
     let mut dead = DeadStones::new();
     let added = dead.mark_group(g.board(), pt(&g, "B4"));

@@ -101,7 +101,7 @@ proptest! {
         // Chains and liberty counts kept incrementally must give the same captures and
         // suicides as a board rebuilt stone by stone.
         let g = random_game(7, KoRule::Simple, &seed);
-        let fresh = Game::from_position(*g.setup(), rebuilt(g.board()), g.to_move(), false);
+        let fresh = Game::from_position(*g.setup(), rebuilt(g.board()), g.to_move(), goban_rules::FreeHandicap::Placed);
         for p in g.setup().size.all_points() {
             for c in Color::BOTH {
                 let a = g.preview(c, p);
@@ -135,7 +135,7 @@ proptest! {
         // no false alarm from the hash.
         visit_random_game(5, KoRule::Situational, &seed, |g| {
             for p in g.setup().size.all_points() {
-                if let Err(Illegal::Superko { repeats_move_number: n }) = g.preview(g.to_move(), p) {
+                if let Err(Illegal::Superko { repeats_game_move: n }) = g.preview(g.to_move(), p) {
                     check_repetition(g, p, n)?;
                 }
             }
@@ -148,7 +148,12 @@ proptest! {
 fn check_repetition(g: &Game, p: Point, n: usize) -> Result<(), TestCaseError> {
     let color = g.to_move();
     let setup = g.setup().with_ko_rule(KoRule::Simple);
-    let mut loose = Game::from_position(setup, g.initial_board().clone(), g.first_to_move(), false);
+    let mut loose = Game::from_position(
+        setup,
+        g.initial_board().clone(),
+        g.first_to_move(),
+        goban_rules::FreeHandicap::Placed,
+    );
     for m in g.moves() {
         loose.play_as(m.color, m.mv).unwrap();
     }

@@ -70,9 +70,18 @@ fn illegal_record_names_the_move() {
     assert_eq!(
         err,
         goban_rules::RulesError::SgfIllegalMove {
-            move_number: 2,
+            record_move: 2,
+            color: Color::White,
+            mv: goban_rules::Move::Play(
+                goban_rules::Point::parse_human("E5", g.setup.size).unwrap()
+            ),
+            at: "E5".to_owned(),
             reason: goban_rules::Illegal::Occupied
         }
+    );
+    assert_eq!(
+        err.to_string(),
+        "SGF record move 2 (white E5) is illegal: the point is occupied (CN2002 2.3)"
     );
     assert!(read_sgf("(;SZ[9:13];B[aa])").is_err());
 }
@@ -183,4 +192,22 @@ fn one_komi_rule_km_else_handicap_zero_else_the_rulesets_default() {
     assert_eq!(komi("(;SZ[9]KM[0.5]RU[Japanese];B[ee])"), 0.5);
     assert_eq!(komi("(;SZ[9]RU[Japanese]KM[0];B[ee])"), 0.0);
     assert_eq!(komi("(;SZ[9]HA[2]AB[cc][gg];W[ee])"), 0.0);
+}
+
+#[test]
+fn stepping_replay_goes_on_past_an_illegal_move_when_told_to() {
+    use goban_rules::sgf::OnIllegal;
+    // W[ee] is on an occupied point; B[cc] comes after it.
+    let g = &read_sgf("(;SZ[9];B[ee];W[ee];W[gg];B[cc])").unwrap()[0];
+    let stop: Vec<_> = g.steps(KoRule::Simple, OnIllegal::Stop).unwrap().collect();
+    assert_eq!(stop.len(), 2);
+    let mut steps = g.steps(KoRule::Simple, OnIllegal::Skip).unwrap();
+    let outcomes: Vec<bool> = steps.by_ref().map(|s| s.outcome.is_ok()).collect();
+    assert_eq!(outcomes, [true, false, true, true]);
+    assert_eq!(steps.game().board().stone_count(Color::Black), 2);
+    assert_eq!(steps.game().board().stone_count(Color::White), 1);
+    // The position at any record move is one call.
+    let at2 = g.position_at(2, KoRule::Simple).unwrap();
+    assert_eq!(at2.board().stone_count(Color::Black), 1);
+    assert_eq!(at2.board().stone_count(Color::White), 0);
 }

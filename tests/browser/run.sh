@@ -25,7 +25,7 @@ if [ ! -x /usr/bin/chromium ]; then
   echo "browser: SKIP (no /usr/bin/chromium; apt-get install chromium)"; exit 0
 fi
 
-(cd web && npm ci --no-audit --no-fund --loglevel=error && npm run --silent check)
+(cd web && npm ci --no-audit --no-fund --loglevel=error && npm run --silent check && npm test)
 (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 cargo build -p goban-bridge
 cd tests/browser

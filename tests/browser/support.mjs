@@ -84,6 +84,12 @@ export class Daemon extends Child {
     return response.json();
   }
 
+  /** The first board's id (GET /boards answers an array of states, or `{"boards": [...]}` before the slim state). */
+  async firstBoard() {
+    const body = await this.json('/api/v1/boards');
+    return (Array.isArray(body) ? body : body.boards)[0].board;
+  }
+
   async ready() {
     await until(`${this.name} at ${this.base}`, async () => {
       if (this.proc.exitCode !== null) throw new Error(`exited: ${this.output.slice(-2000)}`);

@@ -80,7 +80,7 @@ export class HallFeed {
       if (!known) this.cb.onList?.();
       this.put(data);
     } else if (known) {
-      if (topic === 'clock' && data.event === 'clock' && data.clock) {
+      if (topic === 'clock' && data.clock && typeof data.clock === 'object') {
         this.boards.set(id, { ...known, clock: data.clock });
         this.clockAt.set(id, performance.now());
       } else if (topic === 'infractions' && data.infraction) {

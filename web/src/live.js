@@ -120,7 +120,7 @@ export class BoardFeed {
   }
 
   handleClock(event) {
-    if (event.event === 'clock' && event.clock && this.state) {
+    if (event.clock && typeof event.clock === 'object' && this.state) {
       this.state = { ...this.state, clock: event.clock };
       this.clockAt = performance.now();
     } else if (event.event === 'clock_call' || event.event === 'flag_fall') {

@@ -137,7 +137,7 @@ impl SimGame {
             GameSetup::new(size, Ruleset::Cn2002),
             board,
             first,
-            false,
+            goban_rules::FreeHandicap::Placed,
         ))
     }
 

@@ -301,6 +301,17 @@ impl Game {
         score_position(self.board(), self.setup(), prisoners, input)
     }
 
+    /// Counts the current position as if the game were played under `ruleset`, with the
+    /// game's own komi, handicap and captures (for a second opinion, e.g. JK beside CN2002).
+    ///
+    /// # Errors
+    /// As [`Game::score`].
+    pub fn score_as(&self, ruleset: Ruleset, input: &CountInput) -> Result<Score, RulesError> {
+        let prisoners = [self.captures(Color::Black), self.captures(Color::White)];
+        let setup = self.setup().with_ruleset(ruleset);
+        score_position(self.board(), &setup, prisoners, input)
+    }
+
     /// Counts a game stopped by two passes and ends it with the count's result.
     ///
     /// # Errors

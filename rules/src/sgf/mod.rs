@@ -4,8 +4,8 @@ mod read;
 mod replay;
 mod write;
 
-pub use read::{SgfEvent, SgfGame, SgfMove, read_sgf};
-pub use replay::Replay;
+pub use read::{SgfBytes, SgfEvent, SgfGame, SgfMove, read_sgf, read_sgf_bytes};
+pub use replay::{OnIllegal, Played, Replay, Step, Steps};
 pub use write::{MoveAnnotation, write_sgf};
 
 /// Game-information properties of a record (SGF root: PB, PW, DT, EV, RE, RU, C).

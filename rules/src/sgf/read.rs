@@ -99,6 +99,73 @@ pub fn read_sgf(text: &str) -> Result<Vec<SgfGame>, RulesError> {
         .collect()
 }
 
+/// Records read from bytes, with what the decoding had to say.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SgfBytes {
+    /// The games.
+    pub games: Vec<SgfGame>,
+    /// The encoding the bytes were decoded with (`encoding_rs`'s name, e.g. `GBK`).
+    pub encoding: &'static str,
+    /// Decoding problems: an unknown `CA`, bytes that are not valid in the encoding
+    /// (replaced by U+FFFD). Empty when the text decoded cleanly.
+    pub warnings: Vec<String>,
+}
+
+/// Reads every game of an SGF collection from bytes, decoded by the root's `CA`
+/// (GB2312, GBK, Big5, Shift_JIS, EUC-KR, Latin-1... any WHATWG label), UTF-8 when `CA` is
+/// absent. An unknown `CA` or bytes invalid in the encoding are decoded as UTF-8 (invalid
+/// bytes become U+FFFD) and reported in [`SgfBytes::warnings`].
+///
+/// ```
+/// use goban_rules::sgf::read_sgf_bytes;
+/// // "PB[聂卫平]" in GB2312.
+/// let mut bytes = b"(;CA[gb2312]SZ[19]PB[".to_vec();
+/// bytes.extend([0xC4, 0xF4, 0xCE, 0xC0, 0xC6, 0xBD]);
+/// bytes.extend(b"];B[pd])");
+/// let read = read_sgf_bytes(&bytes)?;
+/// assert_eq!(read.games[0].info.black.as_deref(), Some("聂卫平"));
+/// assert!(read.warnings.is_empty());
+/// # Ok::<(), goban_rules::RulesError>(())
+/// ```
+///
+/// # Errors
+/// As [`read_sgf`].
+pub fn read_sgf_bytes(bytes: &[u8]) -> Result<SgfBytes, RulesError> {
+    let mut warnings = Vec::new();
+    let label = charset_label(bytes);
+    let encoding = match label.as_deref() {
+        None => encoding_rs::UTF_8,
+        Some(l) => encoding_rs::Encoding::for_label(l.as_bytes()).unwrap_or_else(|| {
+            warnings.push(format!("unknown CA[{l}]: read as UTF-8"));
+            encoding_rs::UTF_8
+        }),
+    };
+    let (text, used, had_errors) = encoding.decode(bytes);
+    if had_errors {
+        warnings.push(format!(
+            "bytes invalid in {}: replaced by U+FFFD",
+            used.name()
+        ));
+    }
+    Ok(SgfBytes {
+        games: read_sgf(&text)?,
+        encoding: used.name(),
+        warnings,
+    })
+}
+
+/// The value of the first `CA[...]` in the bytes. Every encoding SGF files use keeps ASCII
+/// bytes for ASCII, and `CA`'s value is ASCII, so it is found before decoding.
+fn charset_label(bytes: &[u8]) -> Option<String> {
+    let at = bytes
+        .windows(3)
+        .position(|w| w.eq_ignore_ascii_case(b"CA["))?;
+    let value = &bytes[at + 3..];
+    let end = value.iter().position(|&b| b == b']')?;
+    let label = std::str::from_utf8(&value[..end]).ok()?.trim();
+    (!label.is_empty()).then(|| label.to_owned())
+}
+
 /// Whether a leniently parsed tree holds anything (an empty file parses as one empty node).
 fn has_content(tree: &sgf_parse::GameTree) -> bool {
     tree.as_go_node()
@@ -308,6 +375,22 @@ mod tests {
     fn lower_case_identifiers_are_upper_cased_outside_values() {
         let t = upper_case_lower_case_identifiers("(;sz[9]C[b[x\\]y] AddBlack[aa];b[ee])");
         assert_eq!(t, "(;SZ[9]C[b[x\\]y] AddBlack[aa];B[ee])");
+    }
+
+    #[test]
+    fn bytes_are_decoded_by_ca_with_warnings_for_the_unknown() {
+        // "李" in Big5 (A7 F5) and Shift_JIS "碁" (8C E9).
+        let big5 = read_sgf_bytes(b"(;CA[Big5]PW[\xA7\xF5];B[aa])").unwrap();
+        assert_eq!(big5.games[0].info.white.as_deref(), Some("李"));
+        assert_eq!(big5.encoding, "Big5");
+        let sjis = read_sgf_bytes(b"(;CA[Shift_JIS]EV[\x8C\xE9];B[aa])").unwrap();
+        assert_eq!(sjis.games[0].info.event.as_deref(), Some("碁"));
+        let unknown = read_sgf_bytes(b"(;CA[klingon]PB[x];B[aa])").unwrap();
+        assert_eq!(unknown.encoding, "UTF-8");
+        assert_eq!(unknown.warnings.len(), 1);
+        let bad = read_sgf_bytes(b"(;PB[\xFF];B[aa])").unwrap();
+        assert_eq!(bad.games[0].info.black.as_deref(), Some("\u{FFFD}"));
+        assert_eq!(bad.warnings.len(), 1);
     }
 
     #[test]

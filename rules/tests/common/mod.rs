@@ -48,7 +48,7 @@ pub fn build_board(rows: &[&str]) -> Board {
 pub fn build_game(rows: &[&str], ruleset: Ruleset, ko_rule: KoRule, first: Color) -> Game {
     let board = build_board(rows);
     let setup = GameSetup::new(board.size(), ruleset).with_ko_rule(ko_rule);
-    Game::from_position(setup, board, first, false)
+    Game::from_position(setup, board, first, goban_rules::FreeHandicap::Placed)
 }
 
 /// The point named in letters-and-numbers notation.

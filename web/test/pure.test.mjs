@@ -1,0 +1,58 @@
+// Unit tests of the pages' pure parts: points and positions, replay, clock countdown, count-out words.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { describe, formatMs, periodLength, sideNow } from '../src/clocktime.js';
+import { pointOf, replay, signMapOf, vertexOf } from '../src/go.js';
+import { callWords } from '../src/speech.js';
+
+test('points and vertices follow api.md: I skipped, row 1 at the bottom', () => {
+  assert.deepEqual(vertexOf('A19', 19), [0, 0]);
+  assert.deepEqual(vertexOf('T1', 19), [18, 18]);
+  assert.deepEqual(vertexOf('J10', 19), [8, 9]);
+  assert.equal(vertexOf('pass', 19), null);
+  assert.equal(vertexOf('Z5', 19), null);
+  assert.equal(pointOf([8, 9], 19), 'J10');
+  const position = '.'.repeat(361).split('');
+  position[0] = 'B';
+  position[360] = 'W';
+  const map = signMapOf(position.join(''), 19);
+  assert.equal(map[0][0], 1);
+  assert.equal(map[18][18], -1);
+});
+
+test('replay removes captured stones and counts them', () => {
+  const moves = [
+    ['black', 'B1'], ['white', 'A1'], ['black', 'A2'],
+  ].map(([color, point], i) => ({ number: i + 1, color, point }));
+  const after = replay(moves, 9);
+  assert.equal(after.signMap[8][0], 0, 'A1 captured');
+  assert.equal(after.captures.black, 1);
+  const before = replay(moves, 9, 2);
+  assert.equal(before.signMap[8][0], -1, 'A1 there after move 2');
+  assert.equal(before.numbers[8][1], 1);
+});
+
+test('a running clock counts main time, then byo-yomi periods', () => {
+  const reading = {
+    running: 'black', paused: false, time_control: 'byoyomi-cn:main=20m,reserve=3,period=30s',
+    black: { main_ms: 2000, periods: 3, period_ms: 30000 },
+    white: { main_ms: 60000, periods: 3, period_ms: 30000 },
+  };
+  assert.equal(periodLength(reading.time_control), 30000);
+  assert.equal(sideNow(reading, 'black', 1500).main, 500);
+  const inPeriod = sideNow(reading, 'black', 12000);
+  assert.deepEqual([inPeriod.main, inPeriod.period, inPeriod.periods], [0, 20000, 3]);
+  const nextPeriod = sideNow(reading, 'black', 2000 + 30000 + 5000);
+  assert.deepEqual([nextPeriod.period, nextPeriod.periods], [25000, 2]);
+  assert.equal(sideNow(reading, 'white', 10000).main, 60000, 'the waiting clock stands');
+  assert.equal(sideNow({ ...reading, paused: true }, 'black', 1500).main, 2000);
+  assert.equal(formatMs(3723000), '1:02:03');
+  assert.equal(describe(inPeriod).small, 'byo-yomi ×3');
+});
+
+test('count-out calls in Chinese and English', () => {
+  assert.equal(callWords('30 seconds', 'zh'), '30秒');
+  assert.equal(callWords('7', 'zh'), '7');
+  assert.equal(callWords('1 period used, 2 left', 'zh'), '1分，还剩2次');
+  assert.equal(callWords('30 seconds', 'en'), '30 seconds');
+});
