@@ -45,6 +45,7 @@ pub async fn start(config: Config) -> anyhow::Result<Daemon> {
     let (mqtt_settings, embedded) = mqtt_settings(&config)?;
     let mqtt_addr = (mqtt_settings.host.clone(), mqtt_settings.port);
     let cancel = CancellationToken::new();
+    let tournament = crate::tournament::start(&config, &hub, &mqtt_settings, &cancel)?;
     // The one broadcast delay: SSE, MQTT and the public REST view release a message at the same instant.
     let public = Feed::public(hub.clone(), config.server.broadcast_delay.0, &cancel);
     let mqtt = MqttPublisher::spawn(mqtt_settings, public.clone())?;
@@ -53,7 +54,8 @@ pub async fn start(config: Config) -> anyhow::Result<Daemon> {
         .await
         .with_context(|| format!("binding the HTTP listener {}", config.server.listen))?;
     let http_addr = listener.local_addr()?;
-    let settings = http_settings(&config)?;
+    let mut settings = http_settings(&config)?;
+    settings.tournament = Some(tournament);
     let http = tokio::spawn(crate::http::serve(
         listener,
         settings,
@@ -111,6 +113,7 @@ fn http_settings(config: &Config) -> anyhow::Result<crate::http::HttpSettings> {
         cors_allow_origins: crate::http::AllowOrigins::Any,
         body_limit_bytes: config.server.body_limit,
         metrics: crate::http::install_metrics(),
+        tournament: None,
     })
 }
 

@@ -18,3 +18,4 @@ pub mod journal;
 pub mod logging;
 pub mod mqtt;
 mod runtime;
+pub mod tournament;

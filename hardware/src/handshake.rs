@@ -1,12 +1,11 @@
 //! The handshake: send `$HELLO?`, read HELLO, check the device kind and protocol version 1.
 
 use crate::error::HardwareError;
-use crate::stamp::WallClock;
 use crate::wire::{FrameReader, Read, write_frame};
 use goban_protocol::{BoardSize, Decoder, DeviceKind, Frame, RejectReason};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
-use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::io::AsyncWrite;
 use tokio::time::{Instant, sleep_until};
 
 /// What a device said about itself in its HELLO (wire protocol v1, "Board to host"/"Clock to host").
@@ -90,7 +89,6 @@ struct Seen {
 struct Shake<'a> {
     port: &'a str,
     expect: &'a [DeviceKind],
-    clock: &'a dyn WallClock,
     found: Handshake,
     seen: Seen,
 }
@@ -99,17 +97,15 @@ struct Shake<'a> {
 /// shared port is accepted once one expected device answered and the others stay silent
 /// until the timeout). Fails with `WrongDevice` on a HELLO of another kind, another protocol
 /// version or a chatty device without HELLO, and `HandshakeTimeout` on a silent port.
-pub(crate) async fn handshake<R, W>(
+pub(crate) async fn handshake<W>(
     port: &str,
     expect: &[DeviceKind],
     timing: HandshakeTiming,
-    reader: &mut FrameReader<R>,
+    reader: &mut FrameReader,
     writer: &mut W,
     decoder: &mut Decoder,
-    clock: &dyn WallClock,
 ) -> Result<Handshake, HardwareError>
 where
-    R: AsyncRead + Unpin,
     W: AsyncWrite + Unpin,
 {
     let deadline = Instant::now() + Duration::from_millis(timing.timeout_ms);
@@ -125,7 +121,6 @@ where
     let mut shake = Shake {
         port,
         expect,
-        clock,
         found,
         seen: Seen::default(),
     };
@@ -160,9 +155,9 @@ impl Shake<'_> {
                 self.seen.other_version |= rejection.reason == RejectReason::UnsupportedVersion;
                 Ok(())
             }
-            Read::Frame(frame) => {
+            Read::Frame { frame, read_ms } => {
                 self.seen.frames += 1;
-                handle_frame(self.port, self.expect, frame, &mut self.found, self.clock)
+                handle_frame(self.port, self.expect, frame, read_ms, &mut self.found)
             }
         }
     }
@@ -178,12 +173,12 @@ fn handle_frame(
     port: &str,
     expect: &[DeviceKind],
     frame: Frame,
+    read_ms: u64,
     found: &mut Handshake,
-    clock: &dyn WallClock,
 ) -> Result<(), HardwareError> {
     let Some(info) = DeviceInfo::from_hello(&frame) else {
         if found.early.len() < MAX_EARLY {
-            found.early.push((frame, clock.now_ms()));
+            found.early.push((frame, read_ms));
         }
         return Ok(());
     };

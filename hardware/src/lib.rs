@@ -29,7 +29,7 @@
 //! let (handle, _task) = spawn_link(connector, LinkConfig::expecting(&[DeviceKind::Board]), tx, cancel.clone());
 //! while let Some(event) = events.recv().await {
 //!     match event {
-//!         LinkEvent::Frame { frame, received_ms } => { /* to the referee */ }
+//!         LinkEvent::Frame { frame, at_ms, .. } => { /* to the referee, ordered by at_ms */ }
 //!         LinkEvent::Connected { .. } => { handle.request_snap().ok(); }
 //!         _ => {}
 //!     }
@@ -62,6 +62,7 @@ mod session;
 pub mod sim;
 mod stamp;
 mod stats;
+mod sync;
 mod watchdog;
 mod wire;
 
@@ -75,4 +76,5 @@ pub use crate::reconnect::{Backoff, ReconnectPolicy};
 pub use crate::serial::{DataBits, FlowControl, Parity, SerialSettings, StopBits, open_serial};
 pub use crate::stamp::{SystemWallClock, TokioWallClock, WallClock};
 pub use crate::stats::LinkStats;
+pub use crate::sync::ClockMap;
 pub use crate::watchdog::{DEFAULT_SILENCE, Watchdog};

@@ -33,8 +33,15 @@ pub enum LinkEvent {
     Frame {
         /// The frame.
         frame: Frame,
-        /// Host receive time, ms since the Unix epoch (the host orders events by this).
+        /// Host receive time, ms since the Unix epoch (the host orders events by this): when
+        /// the link's reading task read the frame's last byte, however long the frame then
+        /// waited to be decoded or handed over, so host load never delays a stamp.
         received_ms: u64,
+        /// When it happened on the host's time line (ms since the Unix epoch): for a device
+        /// that announced v1.1 `SYNC` (alone on its port), its `ms` mapped through the echoes
+        /// of the host's `$SYNC` (at most `received_ms`); otherwise `received_ms`. Order the
+        /// board's and the clock's frames by this.
+        at_ms: u64,
     },
     /// The connection was lost; the link is trying to reconnect.
     Disconnected {
@@ -286,12 +293,12 @@ where
     IO: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
 {
     let (read, mut write) = tokio::io::split(io);
-    let mut reader = FrameReader::new(read);
+    let mut reader = FrameReader::spawn(read, state.clock.clone());
     state.decoder.reset();
     let shaken = tokio::select! {
         () = state.cancel.cancelled() => return SessionEnd::Stop,
         shaken = handshake(&state.port, &state.config.expect, state.config.handshake,
-            &mut reader, &mut write, &mut state.decoder, state.clock.as_ref()) => shaken,
+            &mut reader, &mut write, &mut state.decoder) => shaken,
     };
     let shaken = match shaken {
         Ok(shaken) => shaken,

@@ -2,11 +2,12 @@
 
 use crate::handshake::DeviceInfo;
 use crate::link::{DisconnectReason, LinkEvent, LinkState};
+use crate::sync::ClockMap;
 use crate::watchdog::Watchdog;
 use crate::wire::{FrameReader, Read, write_frame};
 use goban_protocol::{DeviceKind, Frame, SeqTracker};
 use std::time::Duration;
-use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::io::AsyncWrite;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, MissedTickBehavior, interval_at, sleep_until};
@@ -36,6 +37,9 @@ pub(crate) struct Session<'a> {
     /// Board frames are not trusted until a SNAP arrives (after connect and after a gap).
     awaiting_snap: bool,
     watchdog: Watchdog,
+    /// v1.1: the device announced `SYNC` and is alone on its port; its echoes map its `ms`.
+    sync: bool,
+    clock_map: ClockMap,
 }
 
 impl<'a> Session<'a> {
@@ -55,13 +59,15 @@ impl<'a> Session<'a> {
             clock_seq: SeqTracker::new(),
             awaiting_snap: false,
             watchdog: Watchdog::new(silence, Instant::now()),
+            sync: false,
+            clock_map: ClockMap::new(),
         }
     }
 
     /// Runs until the connection is lost or the link is cancelled.
-    pub(crate) async fn run<R: AsyncRead + Unpin>(
+    pub(crate) async fn run(
         mut self,
-        mut reader: FrameReader<R>,
+        mut reader: FrameReader,
         early: Vec<(Frame, u64)>,
     ) -> SessionEnd {
         let end = self.run_inner(&mut reader, early).await;
@@ -74,9 +80,9 @@ impl<'a> Session<'a> {
         end
     }
 
-    async fn run_inner<R: AsyncRead + Unpin>(
+    async fn run_inner(
         &mut self,
-        reader: &mut FrameReader<R>,
+        reader: &mut FrameReader,
         early: Vec<(Frame, u64)>,
     ) -> SessionEnd {
         if !self.handle_connected().await {
@@ -159,6 +165,9 @@ impl<'a> Session<'a> {
         if self.awaiting_snap {
             self.queue_write(Frame::SnapQuery);
         }
+        if self.sync {
+            self.send_sync();
+        }
         self.state.publish_stats();
     }
 
@@ -169,6 +178,32 @@ impl<'a> Session<'a> {
         let silent_ms = self.state.config.watchdog_ms;
         tracing::warn!(silent_ms, "device silent, disconnected");
         Some(self.lost(DisconnectReason::Silent { silent_ms }).await)
+    }
+
+    /// v1.1: a `$SYNC` stamped with the host time it is queued (the writer queue is short
+    /// and writes do not wait behind reads).
+    fn send_sync(&mut self) {
+        let frame = self.clock_map.handle_send(self.state.clock.now_ms());
+        self.queue_write(frame);
+    }
+
+    /// v1.1 `$CAPS`: SYNC is used only for a device alone on its port (on a shared port the
+    /// echoes of two devices cannot be told apart, and they share one lag anyway).
+    fn handle_caps(&mut self, sync: bool) {
+        self.sync = sync && self.state.config.expect.len() == 1;
+        if self.sync {
+            self.send_sync();
+        }
+    }
+
+    /// When a frame happened on the host's time line: its device `ms` mapped through SYNC,
+    /// else the time it was read.
+    fn happened_at(&mut self, frame: &Frame, received_ms: u64) -> u64 {
+        let mapped = frame
+            .device_ms()
+            .filter(|_| self.sync)
+            .and_then(|ms| self.clock_map.map(ms, received_ms));
+        mapped.unwrap_or(received_ms)
     }
 
     async fn lost(&mut self, reason: DisconnectReason) -> SessionEnd {
@@ -186,10 +221,7 @@ impl<'a> Session<'a> {
 
     async fn handle_read(&mut self, read: std::io::Result<Read>) -> Option<SessionEnd> {
         match read {
-            Ok(Read::Frame(frame)) => {
-                let received_ms = self.state.clock.now_ms();
-                self.handle_frame(frame, received_ms).await
-            }
+            Ok(Read::Frame { frame, read_ms }) => self.handle_frame(frame, read_ms).await,
             Ok(Read::Rejected(rejection)) => {
                 tracing::debug!(reason = %rejection.reason, dropped = rejection.dropped, "frame rejected");
                 None
@@ -232,15 +264,27 @@ impl<'a> Session<'a> {
                 true
             }
             Frame::Beat { .. } | Frame::Fault { .. } => true,
+            Frame::Caps { sync } => {
+                self.handle_caps(*sync);
+                false
+            }
+            Frame::SyncEcho { token, ms } => {
+                self.clock_map.handle_echo(*token, *ms, received_ms);
+                false
+            }
             // Host frames echoed back (a loop-back or a misbehaving device) are not device news.
             _ => false,
         };
-        if forward
-            && !self
-                .state
-                .emit(LinkEvent::Frame { frame, received_ms })
-                .await
-        {
+        if !forward {
+            return None;
+        }
+        let at_ms = self.happened_at(&frame, received_ms);
+        let event = LinkEvent::Frame {
+            frame,
+            received_ms,
+            at_ms,
+        };
+        if !self.state.emit(event).await {
             return Some(SessionEnd::Stop);
         }
         None
@@ -315,6 +359,9 @@ impl<'a> Session<'a> {
             }
             return Some(self.lost(DisconnectReason::WrongDevice).await);
         }
+        // A rebooted device: its ms restarted; it announces its capabilities again.
+        self.sync = false;
+        self.clock_map.reset();
         match info.kind {
             DeviceKind::Board => {
                 self.board_seq.reset();

@@ -92,3 +92,55 @@ async fn a_whole_game_arrives_over_two_ports_in_virtual_time() {
     assert!(stamps.windows(2).all(|w| w[0] <= w[1]) && stamps[0] >= 1_700_000_000_000);
     cancel.cancel();
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_v1_1_device_alone_on_its_port_is_synchronised_and_its_frames_mapped() {
+    let cancel = CancellationToken::new();
+    let timeline = build_scenario(FaultScript::default(), 12).build().unwrap();
+    let config = TableConfig {
+        name: "t2".into(),
+        shared_port: false,
+        diffs: true,
+        transport: Transport::Memory,
+    };
+    let table = spawn_table(&config, timeline.clone(), cancel.clone()).unwrap();
+    let Endpoint::Memory(board_conn) = table.board_port else {
+        panic!("memory endpoint expected");
+    };
+    let clock = Arc::new(TokioWallClock::starting_at(1_700_000_000_000));
+    let (tx, mut rx) = mpsc::channel(1024);
+    let (link, _) = spawn_link_with_clock(
+        board_conn,
+        LinkConfig::expecting(&[DeviceKind::Board]),
+        tx,
+        cancel.clone(),
+        clock,
+    );
+    let events = collect(&mut rx, timeline.duration() + Duration::from_secs(5)).await;
+    let stats = link.stats();
+    // The simulated board announces `$CAPS,SYNC`; the link sends `$SYNC` every second and
+    // reads the echoes itself: neither reaches the owner.
+    assert!(stats.decoder.frames.caps >= 1, "{stats:?}");
+    assert!(stats.decoder.frames.sync_echo >= 5, "{stats:?}");
+    assert!(
+        frames(&events)
+            .iter()
+            .all(|f| !matches!(f, Frame::Caps { .. } | Frame::SyncEcho { .. }))
+    );
+    // No lag on in-memory pipes: a mapped time is the read time, never later.
+    let mut mapped = 0;
+    for event in &events {
+        if let LinkEvent::Frame {
+            received_ms, at_ms, ..
+        } = event
+        {
+            assert!(
+                at_ms <= received_ms && received_ms - at_ms <= 2,
+                "{event:?}"
+            );
+            mapped += 1;
+        }
+    }
+    assert!(mapped > 10);
+    cancel.cancel();
+}

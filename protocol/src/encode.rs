@@ -135,6 +135,12 @@ impl Frame {
                 w.seq_ms(*seq, *ms);
                 w.field(key.as_str().as_bytes());
             }
+            Self::Caps { sync: true } => w.field(b"SYNC"),
+            Self::Caps { sync: false } => {}
+            Self::SyncEcho { token, ms } => {
+                w.field_number(*token);
+                w.field_number(*ms);
+            }
             // Host frames are written by `host_fields`.
             _ => {}
         }
@@ -157,6 +163,7 @@ impl Frame {
                 w.field(&[running.to_byte()]);
             }
             Self::Beep { count } => w.field_number(*count),
+            Self::Sync { token } => w.field_number(*token),
             // `HELLO?` and `SNAP?` have no fields; device frames go through `device_fields`.
             _ => {}
         }

@@ -73,6 +73,26 @@ pub enum Frame {
         /// Which key.
         key: Key,
     },
+    /// Board or clock, v1.1: `$CAPS[,<cap>[;<cap>]*]`, the capabilities a device adds to
+    /// v1, sent right after each `HELLO` (v1 hosts skip the unknown KIND). Only `SYNC` is
+    /// defined; other names are ignored.
+    Caps {
+        /// The device echoes `$SYNC` (docs/protocol.md "v1.1 extensions: SYNC").
+        sync: bool,
+    },
+    /// Board or clock, v1.1: `$SYNC,<token>,<ms>`, the echo of a host `$SYNC` with the
+    /// device's milliseconds when it received it.
+    SyncEcho {
+        /// The host's token, unchanged.
+        token: u32,
+        /// Device milliseconds since power-up when the host frame was received.
+        ms: u32,
+    },
+    /// Host, v1.1: `$SYNC,<token>`, asks a device announcing `SYNC` for its clock.
+    Sync {
+        /// Any number; the echo carries it back.
+        token: u32,
+    },
     /// Host: `$HELLO?`, asks a device to identify itself.
     HelloQuery,
     /// Host: `$SNAP?`, asks the board for a snapshot now.
@@ -122,6 +142,12 @@ pub enum FrameKind {
     Press,
     /// [`Frame::Key`].
     Key,
+    /// [`Frame::Caps`].
+    Caps,
+    /// [`Frame::SyncEcho`].
+    SyncEcho,
+    /// [`Frame::Sync`].
+    Sync,
     /// [`Frame::HelloQuery`].
     HelloQuery,
     /// [`Frame::SnapQuery`].
@@ -145,6 +171,8 @@ impl FrameKind {
             Self::Fault => "FAULT",
             Self::Press => "PRESS",
             Self::Key => "KEY",
+            Self::Caps => "CAPS",
+            Self::SyncEcho | Self::Sync => "SYNC",
             Self::HelloQuery => "HELLO?",
             Self::SnapQuery => "SNAP?",
             Self::Led => "LED",
@@ -157,7 +185,7 @@ impl FrameKind {
     pub const fn is_host(self) -> bool {
         matches!(
             self,
-            Self::HelloQuery | Self::SnapQuery | Self::Led | Self::Show | Self::Beep
+            Self::HelloQuery | Self::SnapQuery | Self::Led | Self::Show | Self::Beep | Self::Sync
         )
     }
 }
@@ -174,6 +202,9 @@ impl Frame {
             Self::Fault { .. } => FrameKind::Fault,
             Self::Press { .. } => FrameKind::Press,
             Self::Key { .. } => FrameKind::Key,
+            Self::Caps { .. } => FrameKind::Caps,
+            Self::SyncEcho { .. } => FrameKind::SyncEcho,
+            Self::Sync { .. } => FrameKind::Sync,
             Self::HelloQuery => FrameKind::HelloQuery,
             Self::SnapQuery => FrameKind::SnapQuery,
             Self::Led { .. } => FrameKind::Led,
@@ -199,6 +230,7 @@ impl Frame {
             Self::Snap { ms, .. }
             | Self::Diff { ms, .. }
             | Self::Beat { ms }
+            | Self::SyncEcho { ms, .. }
             | Self::Press { ms, .. }
             | Self::Key { ms, .. } => Some(*ms),
             _ => None,

@@ -45,6 +45,8 @@ pub(crate) fn parse_line(line: &[u8], size: Option<BoardSize>) -> Result<Parsed,
             }
         }
         b"PRESS" => parse_press(fields)?,
+        b"CAPS" => parse_caps(fields)?,
+        b"SYNC" => parse_sync(fields)?,
         b"KEY" => parse_key(fields)?,
         b"HELLO?" => {
             let [] = exact(fields)?;
@@ -176,6 +178,43 @@ fn parse_hello(fields: Fields<'_>) -> Result<Frame, RejectReason> {
         Some(_) => Err(RejectReason::BadValue),
         None => Err(RejectReason::FieldCount),
     }
+}
+
+/// v1.1 `$CAPS[,<cap>[;<cap>]*]`: capability names are upper-case letters, digits and `_`;
+/// names this version does not know are skipped (forward compatibility).
+fn parse_caps(fields: Fields<'_>) -> Result<Frame, RejectReason> {
+    let Some(list) = fields else {
+        return Ok(Frame::Caps { sync: false });
+    };
+    let [list] = exact(Some(list))?;
+    let mut sync = false;
+    for cap in list.split(|&b| b == b';') {
+        let valid = !cap.is_empty()
+            && cap
+                .iter()
+                .all(|&b| b.is_ascii_uppercase() || b.is_ascii_digit() || b == b'_');
+        if !valid {
+            return Err(RejectReason::BadValue);
+        }
+        sync |= cap == b"SYNC";
+    }
+    Ok(Frame::Caps { sync })
+}
+
+/// v1.1 `$SYNC,<token>` (host) or `$SYNC,<token>,<ms>` (a device's echo).
+fn parse_sync(fields: Fields<'_>) -> Result<Frame, RejectReason> {
+    let count = fields.map_or(0, |f| f.split(|&b| b == b',').count());
+    if count == 2 {
+        let [token, ms] = exact(fields)?;
+        return Ok(Frame::SyncEcho {
+            token: number(token)?,
+            ms: number(ms)?,
+        });
+    }
+    let [token] = exact(fields)?;
+    Ok(Frame::Sync {
+        token: number(token)?,
+    })
 }
 
 fn check_version(field: &[u8]) -> Result<(), RejectReason> {

@@ -55,6 +55,12 @@ counters!(
         press => Press,
         /// `KEY` frames.
         key => Key,
+        /// v1.1 `CAPS` frames.
+        caps => Caps,
+        /// v1.1 device `SYNC` echoes.
+        sync_echo => SyncEcho,
+        /// v1.1 host `SYNC` frames.
+        sync => Sync,
         /// `HELLO?` frames.
         hello_query => HelloQuery,
         /// `SNAP?` frames.

@@ -31,6 +31,16 @@ pub struct RefereeConfig {
     /// Unexplained stones vanished or moved at once from which the board
     /// counts as disturbed (CN2002 17.6). Default 3.
     pub disturbed_stones: usize,
+    /// A point whose reading flips more than this many times within
+    /// `chatter_window_ms`, the flips spread over at least half of it (a
+    /// hovering hand flips a point a few times within a second), is a
+    /// chattering sensor: a device alert names it and it reads `?` until
+    /// steady for `chatter_clear_ms`. Default 8.
+    pub chatter_flips: usize,
+    /// The window for `chatter_flips`, in ms. Default 5000 ms.
+    pub chatter_window_ms: u64,
+    /// How long a chattering point must stay steady to read again, in ms. Default 5000 ms.
+    pub chatter_clear_ms: u64,
     /// Kinds whose sanction the referee applies itself; the rest are only
     /// advised (the default: none).
     pub auto_sanction: BTreeSet<InfractionKind>,
@@ -70,6 +80,9 @@ impl Default for RefereeConfig {
             grace_ms: 2500,
             pass_decision_ms: 4000,
             disturbed_stones: 3,
+            chatter_flips: 8,
+            chatter_window_ms: 5_000,
+            chatter_clear_ms: 5_000,
             auto_sanction: BTreeSet::new(),
             black_button: Button::L,
             ruleset: Ruleset::Cn2002,

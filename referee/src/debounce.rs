@@ -1,16 +1,26 @@
-//! Debouncing of raw sensor readings: a point is steady once unchanged for the settle time, the board quiet once every point is.
+//! Debouncing of raw sensor readings: a point is steady once unchanged for the settle time; a change is reported once its region is quiet; a point that flips too often is chattering and reads `?`.
+
+use std::collections::{BTreeMap, BTreeSet, VecDeque};
 
 use crate::Timestamp;
 use crate::input::{PointChange, Reading};
 
-/// A quiet board: what the sensors show once nothing changed for the settle time.
+/// Points within this many lines (both ways) of a change form its region: the change is
+/// reported only once nothing else in the region is still changing (referee-notes.md point 4).
+const REGION: usize = 2;
+
+/// Flips kept per point (enough to see a 10 Hz sensor span half the window).
+const FLIPS_KEPT: usize = 128;
+
+/// A quiet region: what the sensors show once the changed points and their regions settled.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Quiet {
-    /// When the board became quiet (the last change plus the settle time).
+    /// When the change was reported.
     pub at: Timestamp,
-    /// The readings, index order.
+    /// The reported readings, index order: points still changing elsewhere keep their
+    /// last steady reading; chattering points read `?`.
     pub readings: Vec<Reading>,
-    /// For each point, when its reading last changed (igoki's sub-steps:
+    /// For each point, when its reported reading last changed (igoki's sub-steps:
     /// the order in which stones arrived during a burst).
     pub changed_at: Vec<Timestamp>,
 }
@@ -24,27 +34,71 @@ pub enum Feed {
     Rejected,
 }
 
+/// When a point counts as a chattering sensor (referee-notes.md point 4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChatterRule {
+    /// More than this many flips within `window_ms`, spread over at least half of it,
+    /// make a point chattering.
+    pub flips: usize,
+    /// The window, in ms.
+    pub window_ms: u64,
+    /// A chattering point reads again once steady for this long, in ms.
+    pub clear_ms: u64,
+}
+
+impl Default for ChatterRule {
+    fn default() -> Self {
+        Self {
+            flips: 8,
+            window_ms: 5_000,
+            clear_ms: 5_000,
+        }
+    }
+}
+
 /// The debouncer of one board.
 #[derive(Clone, Debug)]
 pub struct Debouncer {
     settle_ms: u64,
+    rule: ChatterRule,
+    lines: usize,
     raw: Vec<Reading>,
     changed_at: Vec<Timestamp>,
-    /// Time of the last change not yet reported as quiet.
-    pending_since: Option<Timestamp>,
+    reported: Vec<Reading>,
+    reported_at: Vec<Timestamp>,
+    /// Points changed since they were last reported.
+    dirty: BTreeSet<usize>,
+    /// Recent flips per point, oldest first, bounded by the rule.
+    flips: Vec<VecDeque<Timestamp>>,
+    /// Chattering points and since when.
+    chattering: BTreeMap<usize, Timestamp>,
     /// False until a first snapshot and after a sequence gap (wire-protocol.md: trust nothing until a SNAP).
     synced: bool,
+    /// A snapshot to report even if it changed nothing.
+    snapshot_due: Option<Timestamp>,
 }
 
 impl Debouncer {
-    /// A debouncer for `points` points with the given settle time.
+    /// A debouncer for `points` points with the given settle time and the default chatter rule.
     pub fn new(points: usize, settle_ms: u64) -> Self {
+        Self::with_rule(points, settle_ms, ChatterRule::default())
+    }
+
+    /// A debouncer with an explicit chatter rule.
+    pub fn with_rule(points: usize, settle_ms: u64, rule: ChatterRule) -> Self {
         Self {
             settle_ms,
+            rule,
+            lines: points.isqrt().max(1),
             raw: vec![Reading::Unknown; points],
             changed_at: vec![Timestamp(0); points],
-            pending_since: None,
+            reported: vec![Reading::Unknown; points],
+            reported_at: vec![Timestamp(0); points],
+            dirty: BTreeSet::new(),
+            flips: vec![VecDeque::new(); points],
+            chattering: BTreeMap::new(),
             synced: false,
+            snapshot_due: None,
         }
     }
 
@@ -56,6 +110,11 @@ impl Debouncer {
     /// The raw readings now (not debounced).
     pub fn raw(&self) -> &[Reading] {
         &self.raw
+    }
+
+    /// The chattering points, index order.
+    pub fn chattering(&self) -> Vec<usize> {
+        self.chattering.keys().copied().collect()
     }
 
     /// Frames were lost: ignore diffs until the next snapshot.
@@ -71,6 +130,8 @@ impl Debouncer {
         for (index, reading) in points.iter().enumerate() {
             self.set(now, index, *reading);
         }
+        // A snapshot is reported even when nothing changed: it is what ends a resync.
+        self.snapshot_due = Some(now.plus_ms(self.settle_ms));
         self.synced = true;
         Feed::Accepted
     }
@@ -90,29 +151,148 @@ impl Debouncer {
     }
 
     fn set(&mut self, now: Timestamp, index: usize, reading: Reading) {
-        if self.raw[index] != reading {
-            self.raw[index] = reading;
-            self.changed_at[index] = now;
-            self.pending_since = Some(now);
+        if self.raw[index] == reading {
+            return;
+        }
+        self.raw[index] = reading;
+        self.changed_at[index] = now;
+        let flips = &mut self.flips[index];
+        flips.push_back(now);
+        while flips
+            .front()
+            .is_some_and(|&t| t.plus_ms(self.rule.window_ms) <= now)
+            || flips.len() > FLIPS_KEPT
+        {
+            flips.pop_front();
+        }
+        // A hand hovering over a point flips it several times within a second or so; a
+        // chattering sensor keeps flipping: the flips must also span half the window.
+        let spread = flips
+            .front()
+            .is_some_and(|&first| first.plus_ms(self.rule.window_ms / 2) <= now);
+        if flips.len() > self.rule.flips && spread {
+            self.chattering.entry(index).or_insert(now);
+        }
+        // A chattering point already reported as `?` has nothing new to report until it clears.
+        if !(self.chattering.contains_key(&index) && self.reported[index] == Reading::Unknown) {
+            self.dirty.insert(index);
         }
     }
 
-    /// When the board will be quiet if nothing else changes.
-    pub fn poll_timeout(&self) -> Option<Timestamp> {
-        self.pending_since.map(|t| t.plus_ms(self.settle_ms))
+    /// When point `p` is ready to be reported, on its own.
+    fn ready_at(&self, p: usize) -> Timestamp {
+        match self.chattering.get(&p) {
+            Some(&since) => since,
+            None => self.changed_at[p].plus_ms(self.settle_ms),
+        }
     }
 
-    /// The quiet board, once `now` has reached the settle deadline.
+    /// When point `p` may be reported: it and every still-changing point of its region are steady.
+    fn reportable_at(&self, p: usize) -> Timestamp {
+        let (r, c) = (p / self.lines, p % self.lines);
+        let mut at = self.ready_at(p);
+        for &q in &self.dirty {
+            let (qr, qc) = (q / self.lines, q % self.lines);
+            if r.abs_diff(qr) <= REGION
+                && c.abs_diff(qc) <= REGION
+                && !self.chattering.contains_key(&q)
+            {
+                at = at.max(self.ready_at(q));
+            }
+        }
+        at
+    }
+
+    /// When each changed point may be reported: it and its region are steady, and every
+    /// point changed before it may be reported too (changes are reported in the order they
+    /// happened, so a burst's sub-steps keep their order).
+    fn schedule(&self) -> Vec<(usize, Timestamp)> {
+        let mut order: Vec<usize> = self.dirty.iter().copied().collect();
+        order.sort_by_key(|&p| (self.changed_at[p], p));
+        let mut floor = Timestamp(0);
+        order
+            .into_iter()
+            .map(|p| {
+                let at = self.reportable_at(p);
+                if self.chattering.contains_key(&p) {
+                    return (p, at);
+                }
+                floor = floor.max(at);
+                (p, floor)
+            })
+            .collect()
+    }
+
+    /// When the next change can be reported or a chattering point may read again.
+    pub fn poll_timeout(&self) -> Option<Timestamp> {
+        let report = self.schedule().into_iter().map(|(_, at)| at).min();
+        let clear = self
+            .chattering
+            .keys()
+            .filter(|p| !self.dirty.contains(p))
+            .map(|&p| self.changed_at[p].plus_ms(self.rule.clear_ms))
+            .min();
+        report
+            .into_iter()
+            .chain(clear)
+            .chain(self.snapshot_due)
+            .min()
+    }
+
+    /// The earliest raw change not reported yet, leaving out chattering points: presses
+    /// after it wait, since that change may be the stone they complete.
+    pub fn earliest_pending(&self) -> Option<Timestamp> {
+        self.dirty
+            .iter()
+            .filter(|p| !self.chattering.contains_key(p))
+            .map(|&p| self.changed_at[p])
+            .min()
+    }
+
+    /// The reported position once `now` has reached a report deadline.
     pub fn poll_quiet(&mut self, now: Timestamp) -> Option<Quiet> {
-        let due = self.poll_timeout()?;
-        if now < due || !self.synced {
+        if !self.synced {
             return None;
         }
-        self.pending_since = None;
+        let cleared: Vec<usize> = self
+            .chattering
+            .keys()
+            .copied()
+            .filter(|p| {
+                !self.dirty.contains(p) && self.changed_at[*p].plus_ms(self.rule.clear_ms) <= now
+            })
+            .collect();
+        for p in cleared {
+            self.chattering.remove(&p);
+            self.flips[p].clear();
+            self.dirty.insert(p);
+        }
+        let due: Vec<usize> = self
+            .schedule()
+            .into_iter()
+            .filter(|&(_, at)| at <= now)
+            .map(|(p, _)| p)
+            .collect();
+        let snapshot = self.snapshot_due.take_if(|t| *t <= now).is_some();
+        if due.is_empty() && !snapshot {
+            return None;
+        }
+        for &p in &due {
+            let reading = if self.chattering.contains_key(&p) {
+                Reading::Unknown
+            } else {
+                self.raw[p]
+            };
+            if reading != self.reported[p] {
+                self.reported[p] = reading;
+                self.reported_at[p] = self.changed_at[p];
+            }
+            self.dirty.remove(&p);
+        }
         Some(Quiet {
-            at: due,
-            readings: self.raw.clone(),
-            changed_at: self.changed_at.clone(),
+            at: now,
+            readings: self.reported.clone(),
+            changed_at: self.reported_at.clone(),
         })
     }
 }
@@ -150,6 +330,60 @@ mod tests {
         assert_eq!(d.poll_timeout(), Some(Timestamp(1400)));
         let q = d.poll_quiet(Timestamp(1400)).unwrap();
         assert_eq!(q.readings, build_board("...."));
+    }
+
+    #[test]
+    fn a_far_change_does_not_wait_for_a_busy_corner() {
+        // 9x9: index 0 is A9, index 80 is J1.
+        let mut d = Debouncer::new(81, 300);
+        d.handle_snapshot(Timestamp(0), &[Reading::Empty; 81]);
+        d.poll_quiet(Timestamp(300)).unwrap();
+        d.handle_diff(Timestamp(1000), &[change(80, Reading::Black)]);
+        d.handle_diff(Timestamp(1200), &[change(0, Reading::White)]);
+        assert_eq!(d.poll_timeout(), Some(Timestamp(1300)));
+        let q = d.poll_quiet(Timestamp(1300)).unwrap();
+        assert_eq!(q.readings[80], Reading::Black);
+        assert_eq!(q.readings[0], Reading::Empty, "still settling");
+        assert_eq!(d.earliest_pending(), Some(Timestamp(1200)));
+    }
+
+    #[test]
+    fn a_near_change_waits_for_its_region() {
+        let mut d = Debouncer::new(81, 300);
+        d.handle_snapshot(Timestamp(0), &[Reading::Empty; 81]);
+        d.poll_quiet(Timestamp(300)).unwrap();
+        d.handle_diff(Timestamp(1000), &[change(40, Reading::Black)]);
+        d.handle_diff(Timestamp(1200), &[change(41, Reading::White)]);
+        assert_eq!(d.poll_timeout(), Some(Timestamp(1500)));
+    }
+
+    #[test]
+    fn a_chattering_point_reads_unknown_and_stalls_nothing() {
+        let mut d = Debouncer::new(81, 300);
+        d.handle_snapshot(Timestamp(0), &[Reading::Empty; 81]);
+        d.poll_quiet(Timestamp(300)).unwrap();
+        let mut t = 1000;
+        for i in 0..12 {
+            let r = if i % 2 == 0 {
+                Reading::Black
+            } else {
+                Reading::Empty
+            };
+            d.handle_diff(Timestamp(t), &[change(0, r)]);
+            t += 250;
+        }
+        assert_eq!(d.chattering(), vec![0]);
+        d.handle_diff(Timestamp(t), &[change(80, Reading::Black)]);
+        let q = d.poll_quiet(Timestamp(t + 300)).unwrap();
+        assert_eq!(q.readings[0], Reading::Unknown);
+        assert_eq!(q.readings[80], Reading::Black);
+        assert_eq!(d.earliest_pending(), None);
+        // Steady again for the clear time: it reads again.
+        let back = d.poll_timeout().unwrap();
+        assert_eq!(back, Timestamp(t - 250 + 5_000));
+        let q = d.poll_quiet(back).unwrap();
+        assert_eq!(q.readings[0], Reading::Empty);
+        assert!(d.chattering().is_empty());
     }
 
     #[test]

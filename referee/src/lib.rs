@@ -5,6 +5,8 @@ pub mod clock;
 mod command;
 mod config;
 mod debounce;
+mod device_alert;
+pub mod end_signals;
 mod error;
 mod event;
 mod guidance;
@@ -22,17 +24,20 @@ mod lifecycle;
 mod match_state;
 mod play;
 mod press;
+mod reconcile;
 mod referee;
 mod rewrite;
 mod scoring;
 mod sgf;
+mod sight;
 mod snapshot;
 mod timekeeper;
 mod timeline;
 
 pub use command::{DeviceCommand, Running};
 pub use config::RefereeConfig;
-pub use debounce::{Debouncer, Feed, Quiet};
+pub use debounce::{ChatterRule, Debouncer, Feed, Quiet};
+pub use device_alert::{DeviceAlert, DeviceAlertKind};
 pub use error::RefereeError;
 pub use event::{Event, EventKind};
 pub use guidance::{Guidance, StoneAt};
@@ -42,7 +47,7 @@ pub use input::{
 };
 pub use referee::Referee;
 pub use state::{
-    BoardState, DeviceState, LIVE_SCHEMA_VERSION, LastMove, Link, LiveState, MoveRecord, PerColor,
-    Phase, SCHEMA_VERSION,
+    BoardState, DeviceState, Interpretation, LIVE_SCHEMA_VERSION, LastMove, Link, LiveState,
+    MoveRecord, PerColor, Phase, SCHEMA_VERSION,
 };
 pub use timestamp::Timestamp;

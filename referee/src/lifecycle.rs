@@ -53,6 +53,7 @@ impl Referee {
         m.event = setup.event.or_else(|| self.config.event.clone());
         m.colours_fixed = setup.colours_fixed.unwrap_or(true);
         m.komi = rules.komi;
+        self.drop_held("; a new game started");
         self.game = Some(m);
         self.timeline.clear();
         self.adopt_leftovers();
@@ -65,15 +66,43 @@ impl Referee {
         Ok(())
     }
 
-    /// Stones already on the board at the start are guidance, not alerts.
+    /// Stones already on the board at the start (and handicap stones not placed yet) are
+    /// guidance, not moves nor alerts; points unreadable then are adopted when they first read.
     pub(crate) fn adopt_leftovers(&mut self) {
         let game = self.game_readings();
+        let blind = self.blind;
         let Some(m) = self.game.as_mut() else { return };
         for (i, (g, p)) in game.iter().zip(&self.physical).enumerate() {
-            if g != p && *p != Reading::Unknown {
+            if blind || *p == Reading::Unknown {
+                m.unread_at_start.insert(i);
+            } else if g != p {
                 m.known.insert(i, *p);
             }
         }
+    }
+
+    /// Points unreadable at the start that read now: their stones are leftovers too.
+    pub(crate) fn adopt_late_leftovers(&mut self) {
+        if self.blind {
+            return;
+        }
+        let game = self.game_readings();
+        let Some(m) = self.game.as_mut() else { return };
+        if m.unread_at_start.is_empty() {
+            return;
+        }
+        let physical = &self.physical;
+        let known = &mut m.known;
+        m.unread_at_start.retain(|&i| {
+            let p = physical[i];
+            if p == Reading::Unknown {
+                return true;
+            }
+            if p != game[i] {
+                known.insert(i, p);
+            }
+            false
+        });
     }
 
     /// Play ended by two passes or DONE keys: the counting phase (CN2002 7, 8, 21).
@@ -81,6 +110,8 @@ impl Referee {
         let now = self.now;
         let Some(m) = self.game.as_mut() else { return };
         m.phase = Phase::Counting;
+        self.drop_held("; the game went to counting");
+        let Some(m) = self.game.as_mut() else { return };
         m.pending_press = None;
         m.claims.clear();
         m.provisional = false;
@@ -102,6 +133,8 @@ impl Referee {
         let text = result.to_rules_string();
         m.result = Some(text.clone());
         m.phase = Phase::Finished;
+        self.drop_held("; the game ended");
+        let Some(m) = self.game.as_mut() else { return };
         m.pending_press = None;
         m.claims.clear();
         m.clock.pause(now);
@@ -146,7 +179,7 @@ impl Referee {
         self.emit(EventKind::Phase { phase });
         self.emit_clock();
         // The sealed move (or anything done during the pause) is read now (CN2002 14).
-        if phase == Phase::Playing && self.debouncer.poll_timeout().is_none() {
+        if phase == Phase::Playing && self.debouncer.earliest_pending().is_none() {
             self.interpret(false);
             self.process_claims(None);
             self.refresh_guidance();

@@ -66,6 +66,21 @@ pub(crate) struct Match {
     pub(crate) pending_press: Option<Claim>,
     /// Presses that arrived while the board was not quiet.
     pub(crate) claims: Vec<Claim>,
+    /// Presses the board could not explain (it could not see): no move or pass is guessed;
+    /// they wait for a reading that explains them (referee-notes.md point 7).
+    pub(crate) held: Vec<Claim>,
+    /// The held presses could not be explained by the last reading.
+    pub(crate) reconcile_failed: bool,
+    /// The number of the last move when it is a recorded double move (advised, not voided):
+    /// lifting its stone withdraws it at once.
+    pub(crate) double_move: Option<u32>,
+    /// Points unreadable when the game started: what they first read is a leftover, never a move.
+    pub(crate) unread_at_start: BTreeSet<usize>,
+    /// The open `board_unavailable` device alert's id.
+    pub(crate) board_alert: Option<String>,
+    /// The pending press's pass deadline counts from here when later than the press
+    /// (a press explained only once the board could see again).
+    pub(crate) pending_wait_from: Option<Timestamp>,
     /// The side whose button the physical clock takes now.
     pub(crate) press_turn: Color,
     /// A forbidden or ko stone was advised, not voided: if the opponent plays next, it counts as a pass.
@@ -124,6 +139,12 @@ impl Match {
             deadline_pass: None,
             pending_press: None,
             claims: Vec::new(),
+            held: Vec::new(),
+            reconcile_failed: false,
+            board_alert: None,
+            double_move: None,
+            unread_at_start: BTreeSet::new(),
+            pending_wait_from: None,
             press_turn: first,
             void_pending: None,
             illegal_stone: None,

@@ -23,7 +23,7 @@ impl Referee {
     }
 
     /// [`Self::record_move`] with the mover's time and periods left at the press, when known.
-    fn record_timed_move(
+    pub(crate) fn record_timed_move(
         &mut self,
         color: Color,
         mv: Move,
@@ -118,9 +118,20 @@ impl Referee {
             .pending_caps
             .clone()
             .into_iter()
-            .filter(|&(p, c)| self.physical[p] == go::reading_of(c))
+            // Still on the board, and not already off in a reading not reported yet.
+            .filter(|&(p, c)| {
+                self.physical[p] == go::reading_of(c)
+                    && self.debouncer.raw()[p] == go::reading_of(c)
+            })
             .map(|(p, _)| p)
             .collect();
+        // Captured stones already off in a reading still settling: no alert, and not read as
+        // stones while the reported reading still shows them.
+        for &(p, c) in &m.pending_caps {
+            if self.physical[p] == go::reading_of(c) && !left.contains(&p) {
+                m.known.insert(p, self.physical[p]);
+            }
+        }
         m.pending_caps.clear();
         if left.is_empty() {
             return;
@@ -181,11 +192,17 @@ impl Referee {
         }
         m.moves.pop();
         m.provisional = false;
+        m.pending_caps.clear();
+        let reason = if m.double_move.take() == Some(number) {
+            "the second stone of a double move was lifted"
+        } else {
+            "the stone was taken back before the clock was pressed"
+        };
         self.emit(EventKind::Correction {
             number,
             was: go::name(r, size),
             now: "none".into(),
-            reason: "the stone was taken back before the clock was pressed".into(),
+            reason: reason.into(),
             time_left_ms: None,
             periods_left: None,
         });

@@ -27,8 +27,14 @@ impl Referee {
             m.press_turn = color.opponent();
             outcome = m.clock.switch(now, color);
         }
-        m.claims.push(Claim::new(color, now, switched, outcome));
+        let claim = Claim::new(color, now, switched, outcome);
         self.timeline.record_press(now, color, button);
+        if self.holding() {
+            // The board cannot see (or has presses it could not explain yet): no move is guessed.
+            self.hold(vec![claim]);
+        } else if let Some(m) = self.game.as_mut() {
+            m.claims.push(claim);
+        }
         if let Switched::FlagFallen { side, at } = outcome {
             // The press came after the flag fell: nothing was charged; the fall is the alert (CN2002 12.4, 22.5).
             self.raise_forfeit(side, at, "CN2002 12.4, 22.5");
@@ -36,7 +42,7 @@ impl Referee {
         if switched {
             self.emit_clock();
         }
-        if self.debouncer.poll_timeout().is_none() {
+        if self.debouncer.earliest_pending().is_none() {
             self.process_claims(None);
             self.refresh_guidance();
             self.emit(EventKind::StateChanged);
@@ -88,11 +94,18 @@ impl Referee {
             return;
         }
         if let Some(previous) = m.pending_press.take() {
+            let wait = m.pending_wait_from.take();
+            if !self.pass_proven(&previous, wait) {
+                // The board could not see between the presses: nothing is guessed (point 7).
+                self.hold(vec![previous, claim]);
+                return;
+            }
             // The opponent answered a bare press with a bare press: the first one was a pass.
             self.record_pass(previous.color, previous, false);
         }
         if let Some(m) = self.game.as_mut() {
             m.pending_press = Some(claim);
+            m.pending_wait_from = None;
         }
     }
 
@@ -108,7 +121,9 @@ impl Referee {
             .last_captures()
             .into_iter()
             .filter(|&(p, c)| {
-                self.physical[p] == go::reading_of(c) || self.changed_at[p] > claim.at
+                (self.physical[p] == go::reading_of(c)
+                    && self.debouncer.raw()[p] == go::reading_of(c))
+                    || self.changed_at[p] > claim.at
             })
             .collect();
         let c = claim.color;
@@ -176,7 +191,13 @@ impl Referee {
         let Some(press) = m.pending_press.take() else {
             return;
         };
-        self.record_pass(press.color, press, true);
+        let wait = m.pending_wait_from.take();
+        if self.pass_proven(&press, wait) {
+            self.record_pass(press.color, press, true);
+        } else {
+            // Nothing seen answered the press, but the board could not see all along: ask.
+            self.hold(vec![press]);
+        }
         self.refresh_guidance();
         self.emit(EventKind::StateChanged);
     }

@@ -36,6 +36,14 @@ pub struct Referee {
     pub(crate) guidance: Guidance,
     /// Recent steady readings and presses, for alerts' evidence.
     pub(crate) timeline: Timeline,
+    /// The board cannot see: unplugged, frames lost, or no quiet reading since the resync.
+    pub(crate) blind: bool,
+    /// The board shows `?` or chattering points now.
+    pub(crate) unclean: bool,
+    /// The last instant the board was blind or unclean: a pass needs a press after it.
+    pub(crate) last_blind_at: Timestamp,
+    /// Device alerts raised so far (for their ids).
+    pub(crate) device_alerts_raised: u32,
 }
 
 /// Which internal deadline is due next.
@@ -58,7 +66,15 @@ impl Referee {
         let points = size.points();
         Ok(Self {
             seq: config.first_seq,
-            debouncer: Debouncer::new(points, config.settle_ms),
+            debouncer: Debouncer::with_rule(
+                points,
+                config.settle_ms,
+                crate::debounce::ChatterRule {
+                    flips: config.chatter_flips,
+                    window_ms: config.chatter_window_ms,
+                    clear_ms: config.chatter_clear_ms,
+                },
+            ),
             physical: vec![Reading::Unknown; points],
             changed_at: vec![Timestamp(0); points],
             size,
@@ -71,6 +87,10 @@ impl Referee {
             now: Timestamp(0),
             guidance: Guidance::default(),
             timeline: Timeline::default(),
+            blind: true,
+            unclean: false,
+            last_blind_at: Timestamp(0),
+            device_alerts_raised: 0,
         })
     }
 
@@ -104,6 +124,7 @@ impl Referee {
             },
             Input::BoardGap => {
                 self.debouncer.handle_gap();
+                self.go_blind();
                 self.device.gaps += 1;
                 self.commands.push_back(DeviceCommand::SnapRequest);
                 self.emit_device();
@@ -158,7 +179,10 @@ impl Referee {
                     self.commands.push_back(DeviceCommand::SnapRequest)
                 }
                 // Frames may be lost while the board is away: trust nothing until a snapshot.
-                (Device::Board, Link::Disconnected) => self.debouncer.handle_gap(),
+                (Device::Board, Link::Disconnected) => {
+                    self.debouncer.handle_gap();
+                    self.go_blind();
+                }
                 _ => {}
             }
             self.emit_device();
@@ -214,7 +238,8 @@ impl Referee {
                 all.push((t.plus_ms(self.config.grace_ms), Due::Grace));
             }
             if let Some(p) = m.pending_press {
-                all.push((p.at.plus_ms(self.config.pass_decision_ms), Due::Pass));
+                let from = m.pending_wait_from.map_or(p.at, |w| w.max(p.at));
+                all.push((from.plus_ms(self.config.pass_decision_ms), Due::Pass));
             }
         }
         all.into_iter().min()
@@ -255,6 +280,7 @@ impl Referee {
     }
 
     pub(crate) fn emit_device(&mut self) {
+        self.device.interpretation = self.interpretation();
         self.emit(EventKind::Device {
             device: self.device.clone(),
         });

@@ -41,6 +41,7 @@ impl Referee {
             black: self.config.black.clone(),
             white: self.config.white.clone(),
         };
+        state.device.interpretation = self.interpretation();
         if let Some(m) = &self.game {
             self.fill_game(&mut state, m);
         }

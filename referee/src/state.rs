@@ -94,6 +94,31 @@ pub struct DeviceState {
     pub rejected_frames: u64,
     /// Sequence gaps seen (board and clock).
     pub gaps: u64,
+    /// Points whose sensor chatters ("D4" notation): read as `?` until steady again.
+    #[serde(default)]
+    pub chattering_points: Vec<String>,
+    /// Clock presses held because the board could not see; the arbiter is asked.
+    #[serde(default)]
+    pub unexplained_presses: u32,
+    /// Whether the referee is reading the board, waiting for it, or frozen after a disturbance.
+    #[serde(default)]
+    pub interpretation: Interpretation,
+    /// Device alerts of this board, the latest last (bounded).
+    #[serde(default)]
+    pub alerts: Vec<crate::device_alert::DeviceAlert>,
+}
+
+/// What the referee does with the board's readings now.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Interpretation {
+    /// Readings are interpreted as moves.
+    #[default]
+    Reading,
+    /// Presses are held until the board can see again (or the arbiter acts).
+    WaitingForBoard,
+    /// The board was disturbed: nothing is interpreted until the game position is restored (CN2002 17.6).
+    Frozen,
 }
 
 /// The published state of one board (api.md "Board state").

@@ -59,11 +59,21 @@ pub fn parse(text: &str) -> Result<Config, ConfigErrors> {
     let mut table = root.into_inner();
     for (key, _) in table.iter() {
         let name = key.get_ref().as_ref();
-        if !["server", "journal", "mqtt", "referee", "log", "board"].contains(&name) {
+        if ![
+            "server",
+            "journal",
+            "mqtt",
+            "referee",
+            "log",
+            "board",
+            "tournament",
+        ]
+        .contains(&name)
+        {
             reader.push(
                 key.span(),
                 name,
-                "unknown section; expected server, journal, mqtt, referee, log or [[board]]",
+                "unknown section; expected server, journal, mqtt, referee, log, tournament or [[board]]",
             );
         }
     }
@@ -73,21 +83,32 @@ pub fn parse(text: &str) -> Result<Config, ConfigErrors> {
     let referee = reader.section(table.remove("referee"), "referee");
     let log = reader.section(table.remove("log"), "log");
     let boards = reader.boards(table.remove("board"));
+    let tournament = reader.section(table.remove("tournament"), "tournament");
     match (
         server,
         journal,
         mqtt,
         referee,
         log,
+        tournament,
         reader.issues.is_empty(),
     ) {
-        (Some(server), Some(journal), Some(mqtt), Some(referee), Some(log), true) => Ok(Config {
+        (
+            Some(server),
+            Some(journal),
+            Some(mqtt),
+            Some(referee),
+            Some(log),
+            Some(tournament),
+            true,
+        ) => Ok(Config {
             server,
             journal,
             mqtt,
             referee,
             log,
             boards,
+            tournament,
         }),
         _ => Err(ConfigErrors(reader.issues)),
     }

@@ -24,6 +24,8 @@ pub struct Config {
     pub log: LogConfig,
     /// `[[board]]`: one entry per physical board.
     pub boards: Vec<BoardConfig>,
+    /// `[tournament]`: where rounds come from and results go (issue 13).
+    pub tournament: crate::tournament::TournamentConfig,
 }
 
 /// `[server]`.
@@ -224,6 +226,9 @@ pub struct BoardConfig {
     /// Overrides `[referee] auto_sanction`.
     #[serde(default)]
     pub auto_sanction: Option<Vec<InfractionKind>>,
+    /// The tournament table number this board stands on (`[tournament.tables]` may map it instead).
+    #[serde(default)]
+    pub table: Option<u32>,
 }
 
 /// A clock button as wire-protocol.md names it.

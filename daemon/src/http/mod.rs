@@ -52,6 +52,8 @@ pub(crate) struct App {
     metrics: Option<PrometheusHandle>,
     shutdown: CancellationToken,
     started: std::time::Instant,
+    /// The tournament desk (issue 13), when running.
+    tournament: Option<Arc<crate::tournament::Desk>>,
 }
 
 impl App {
@@ -131,6 +133,7 @@ fn build(settings: HttpSettings, public: Feed, shutdown: CancellationToken) -> R
         metrics: settings.metrics,
         shutdown,
         started: std::time::Instant::now(),
+        tournament: settings.tournament,
     });
     routes::all()
         .fallback(error::handle_no_route)

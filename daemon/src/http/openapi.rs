@@ -74,7 +74,11 @@ impl Modify for ArbiterAuth {
 /// The generated document, built once.
 pub(crate) fn document() -> &'static utoipa::openapi::OpenApi {
     static DOCUMENT: OnceLock<utoipa::openapi::OpenApi> = OnceLock::new();
-    DOCUMENT.get_or_init(ApiDoc::openapi)
+    DOCUMENT.get_or_init(|| {
+        let mut doc = ApiDoc::openapi();
+        doc.merge(<super::routes::tournament::TournamentDoc as OpenApi>::openapi());
+        doc
+    })
 }
 
 /// GET /openapi.json.

@@ -102,6 +102,8 @@ pub(crate) struct HttpSettings {
     pub(crate) body_limit_bytes: usize,
     /// The Prometheus recorder's handle from [`super::install_metrics`]; `None` answers 404 on /metrics.
     pub(crate) metrics: Option<PrometheusHandle>,
+    /// The tournament desk, when the daemon runs one; `None` answers 503 on /tournament routes.
+    pub(crate) tournament: Option<std::sync::Arc<crate::tournament::Desk>>,
 }
 
 impl Default for HttpSettings {
@@ -112,6 +114,7 @@ impl Default for HttpSettings {
             cors_allow_origins: AllowOrigins::Any,
             body_limit_bytes: DEFAULT_BODY_LIMIT_BYTES,
             metrics: None,
+            tournament: None,
         }
     }
 }

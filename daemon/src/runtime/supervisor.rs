@@ -90,7 +90,7 @@ async fn sleep_until(deadline: Option<tokio::time::Instant>) {
 fn on_link_event(ledger: &mut Ledger, health: &mut Health, wiring: &Wiring, event: LinkEvent) {
     let now = wiring.clock.now_ms();
     let at = match &event {
-        LinkEvent::Frame { received_ms, .. } => *received_ms,
+        LinkEvent::Frame { at_ms, .. } => *at_ms,
         _ => now,
     };
     let port = port_of(&event);

@@ -147,6 +147,8 @@ impl PortTask {
         for &kind in &self.kinds {
             devices.reboot(kind);
             out.extend(devices.hello(kind).map(|f| (kind, f)));
+            // v1.1: the capabilities right after the HELLO.
+            out.push((kind, Frame::Caps { sync: true }));
             if kind == DeviceKind::Board {
                 out.extend(devices.snap().map(|f| (kind, f)));
             }

@@ -72,6 +72,14 @@ impl Devices {
             Frame::HelloQuery => {
                 for &kind in kinds {
                     out.extend(self.hello(kind).map(|f| (kind, f)));
+                    out.push((kind, Frame::Caps { sync: true }));
+                }
+            }
+            // v1.1: each device echoes with its own ms (docs/protocol.md).
+            Frame::Sync { token } => {
+                for &kind in kinds {
+                    let ms = self.ms(kind);
+                    out.push((kind, Frame::SyncEcho { token: *token, ms }));
                 }
             }
             Frame::SnapQuery if has_board => {

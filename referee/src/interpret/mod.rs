@@ -26,13 +26,23 @@ impl Referee {
         self.physical = quiet.readings;
         self.changed_at = quiet.changed_at;
         self.update_unknown_points();
+        self.update_chattering();
+        self.update_sight();
+        self.adopt_late_leftovers();
         let phase = self.game.as_ref().map(|m| m.phase);
         match phase {
             Some(Phase::Playing) if !self.game.as_ref().is_some_and(|m| m.sealed) => {
+                self.reconcile();
+                // Presses wait for any change still settling elsewhere: it may be their stone.
+                let pending = self.debouncer.earliest_pending();
                 let first_stone = self.first_new_stone_at();
-                self.process_claims(first_stone);
+                let before = match (first_stone, pending) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                };
+                self.process_claims(before);
                 self.interpret(false);
-                self.process_claims(None);
+                self.process_claims(pending);
             }
             Some(Phase::Counting) => self.update_counting(),
             _ => {}
@@ -66,9 +76,10 @@ impl Referee {
             return Diff::default();
         };
         let physical = &self.physical;
-        // A known deviation ends when the point reads something else.
-        m.known
-            .retain(|&p, r| physical[p] == *r && physical[p] != game[p]);
+        // A known deviation ends when the point reads something else (`?` is not something else).
+        m.known.retain(|&p, r| {
+            physical[p] == Reading::Unknown || (physical[p] == *r && physical[p] != game[p])
+        });
         // A captured stone once seen off the board is no longer pending: a new stone there is new.
         m.pending_caps
             .retain(|&(p, c)| physical[p] == go::reading_of(c));
@@ -94,6 +105,10 @@ impl Referee {
 
     /// One step; `true` when the game changed and the board must be read again.
     fn interpret_step(&mut self, grace: bool) -> bool {
+        if self.game.as_ref().is_some_and(|m| !m.held.is_empty()) {
+            // Held presses first: only a reading that explains them moves the game on.
+            return false;
+        }
         let frozen = self.game.as_ref().is_some_and(|m| m.frozen);
         if frozen {
             return self.check_restored();

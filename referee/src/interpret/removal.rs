@@ -16,6 +16,9 @@ impl Referee {
         if self.absorb_illegal_captures(diff) {
             return false;
         }
+        if self.withdraw_lifted_double(diff) {
+            return true;
+        }
         let now = self.now;
         let Some(m) = self.game.as_mut() else {
             return false;
@@ -151,5 +154,47 @@ impl Referee {
             points,
             evidence,
         );
+    }
+
+    /// The stone of a recorded double move was lifted: the move leaves the record at once
+    /// (CN2002 17.2, corrected by the player); the alert stands.
+    fn withdraw_lifted_double(&mut self, diff: &Diff) -> bool {
+        let Some(m) = self.game.as_ref() else {
+            return false;
+        };
+        let Some((c, r)) = m.last_stone() else {
+            return false;
+        };
+        if m.double_move != Some(m.move_count()) || !diff.removed.contains(&(r, c)) {
+            return false;
+        }
+        self.withdraw_last_move(r);
+        true
+    }
+
+    /// The opponent's stone came while the last move's stone is gone and that move was never
+    /// completed (no press, or a double move): the move is withdrawn first.
+    pub(super) fn withdraw_lifted_last(&mut self, diff: &Diff) -> bool {
+        let Some(m) = self.game.as_ref() else {
+            return false;
+        };
+        let Some((c, r)) = m.last_stone() else {
+            return false;
+        };
+        let uncompleted = m.provisional || m.double_move == Some(m.move_count());
+        if !uncompleted || !diff.removed.contains(&(r, c)) || diff.added.iter().any(|a| a.1 == c) {
+            return false;
+        }
+        // A stone the new ones capture is a capture, not a lift.
+        let captured = diff.added.iter().any(|&(x, s)| {
+            m.game
+                .preview(s, go::point(x))
+                .is_ok_and(|caps| caps.iter().any(|q| q.index() == r))
+        });
+        if captured {
+            return false;
+        }
+        self.withdraw_last_move(r);
+        true
     }
 }

@@ -23,6 +23,10 @@ impl Referee {
         if let Some(r) = moved_from {
             return self.on_stone_moved(r, x, s, diff);
         }
+        if self.withdraw_lifted_last(diff) {
+            // The opponent replies to the corrected position (issue 15: no false wrong_capture).
+            return true;
+        }
         let Some(to_move) = self.game.as_ref().map(|m| m.game.to_move()) else {
             return false;
         };
@@ -74,8 +78,14 @@ impl Referee {
             return false;
         };
         if let Some(press) = m.pending_press.filter(|p| p.color == to_move) {
-            // The opponent pressed with no stone and `s` plays on: that press was a pass.
             m.pending_press = None;
+            let wait = m.pending_wait_from.take();
+            if !self.pass_proven(&press, wait) {
+                // The press's stone may hide where the board could not see: ask (point 7).
+                self.hold(vec![press]);
+                return false;
+            }
+            // The opponent pressed with no stone and `s` plays on: that press was a pass.
             self.record_pass(to_move, press, false);
             return true;
         }
@@ -129,6 +139,7 @@ impl Referee {
             self.record_move(s, Move::Play(go::point(x)), at, true);
             if let Some(m) = self.game.as_mut() {
                 m.known.remove(&x);
+                m.double_move = Some(m.move_count());
             }
         }
         self.raise(InfractionKind::DoubleMove, s, number, vec![x], evidence);

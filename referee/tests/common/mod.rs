@@ -2,6 +2,7 @@
 #![allow(dead_code, unreachable_pub)]
 
 pub mod corpus;
+pub mod hall;
 pub mod inject;
 pub mod physical;
 pub mod table;

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+use goban_hardware::ClockMap;
 use goban_hardware::sim::{Act, BoardIdentity, BoardModel};
 use goban_protocol::{BoardSize, DeviceKind, Frame, PointState, Text};
 use goban_referee::{
@@ -20,6 +21,10 @@ const DOWNLINK_MS: u64 = 2;
 /// How long inputs are held back to be put in device-time order under SYNC: more than the
 /// largest skew between the ports.
 const SYNC_HOLD_MS: u64 = 400;
+/// How often the host sends `$SYNC` to each device.
+const SYNC_EVERY_MS: u64 = 5_000;
+/// The devices' clocks: power-up before the session (ms) and drift (ppm), board and clock.
+const DEVICE_CLOCKS: [(u64, f64); 2] = [(3_000, 80.0), (7_000, -60.0)];
 
 /// How the two ports reach the host.
 #[derive(Clone, Copy, Debug, Default)]
@@ -47,8 +52,18 @@ pub(crate) enum Cue {
 enum Ev {
     Cue(Cue),
     SnapQuery,
-    Deliver { stamp: u64, input: Input },
+    Deliver {
+        stamp: u64,
+        input: Input,
+    },
     Deadline(u64),
+    /// A `$SYNC` to device `.0`, of the tick chain `.1` (a replug starts a new one).
+    SyncTick(usize, u32),
+    Echo {
+        device: usize,
+        token: u32,
+        device_ms: u32,
+    },
 }
 
 /// The table, the referee and what each game produced.
@@ -70,7 +85,20 @@ pub(crate) struct Hall {
     queue: BTreeMap<(u64, u64), Ev>,
     next_id: u64,
     deadline: Option<u64>,
+    /// The host's map of each device's `ms` (SYNC only).
+    maps: [ClockMap; 2],
+    sync_chain: [u32; 2],
+    /// No `$SYNC` after this time (the end of the cues).
+    sync_until: u64,
     pub(crate) games: Vec<GameLog>,
+}
+
+/// The `ms` of device `i` at host time `host_ms` (from the session start).
+fn device_ms(i: usize, host_ms: u64) -> u32 {
+    let (before, ppm) = DEVICE_CLOCKS[i];
+    let ms = (host_ms + before) as f64 * (1.0 + ppm / 1e6);
+    // The wire's u32 counter wraps.
+    (ms as u64 % (1 << 32)) as u32
 }
 
 fn slot(kind: DeviceKind) -> usize {
@@ -115,6 +143,9 @@ impl Hall {
             queue: BTreeMap::new(),
             next_id: 0,
             deadline: None,
+            maps: [ClockMap::new(), ClockMap::new()],
+            sync_chain: [0; 2],
+            sync_until: 0,
             games: Vec::new(),
         }
     }
@@ -127,6 +158,7 @@ impl Hall {
             end = end.max(at);
             self.push(at, Ev::Cue(cue));
         }
+        self.sync_until = end;
         while let Some(((at, _), ev)) = self.queue.pop_first() {
             self.handle(at, ev);
         }
@@ -153,9 +185,11 @@ impl Hall {
         let i = slot(kind);
         let arrival = (at + self.lag(kind)).max(self.last_arrival[i] + 1);
         self.last_arrival[i] = arrival;
-        // Under SYNC the stamp is the mapped device time; a link maps it within a few ms.
+        // Under SYNC the stamp is the device's ms mapped by the host's `ClockMap`.
         let (stamp, key) = if self.wiring.sync {
-            let stamp = at + 1;
+            let stamp = self.maps[i]
+                .map(device_ms(i, at), arrival)
+                .unwrap_or(arrival);
             (stamp, stamp + SYNC_HOLD_MS)
         } else {
             (arrival, arrival)
@@ -191,6 +225,15 @@ impl Hall {
                 self.feed(stamp, input);
                 self.after_feed(at);
             }
+            Ev::SyncTick(i, chain) if chain == self.sync_chain[i] => self.sync_tick(at, i),
+            Ev::SyncTick(..) => {}
+            Ev::Echo {
+                device,
+                token,
+                device_ms,
+            } => {
+                self.maps[device].handle_echo(token, device_ms, at);
+            }
             Ev::Deadline(d) => {
                 if self
                     .referee
@@ -216,8 +259,37 @@ impl Hall {
         }
     }
 
+    /// The host writes `$SYNC`; the device echoes it with its `ms` on arrival.
+    fn sync_tick(&mut self, at: u64, i: usize) {
+        if self.up[i] {
+            let frame = self.maps[i].handle_send(at);
+            if let Frame::Sync { token } = frame {
+                let received = at + DOWNLINK_MS;
+                let device_ms = device_ms(i, received);
+                let kind = [DeviceKind::Board, DeviceKind::Clock][i];
+                let arrival = (received + self.lag(kind)).max(self.last_arrival[i] + 1);
+                self.last_arrival[i] = arrival;
+                let echo = Ev::Echo {
+                    device: i,
+                    token,
+                    device_ms,
+                };
+                self.push(arrival, echo);
+            }
+        }
+        if at < self.sync_until {
+            self.push(at + SYNC_EVERY_MS, Ev::SyncTick(i, self.sync_chain[i]));
+        }
+    }
+
     fn plug(&mut self, at: u64, kind: DeviceKind) {
         let i = slot(kind);
+        if self.wiring.sync {
+            // A rebooted device: a new map, synchronised as soon as it answers.
+            self.maps[i].reset();
+            self.sync_chain[i] += 1;
+            self.push(at + HANDSHAKE_MS, Ev::SyncTick(i, self.sync_chain[i]));
+        }
         let connected = (at + HANDSHAKE_MS + self.lag(kind)).max(self.last_arrival[i] + 1);
         self.last_arrival[i] = connected;
         self.up[i] = true;
@@ -400,6 +472,23 @@ impl Hall {
                         infraction.points
                     ),
                 },
+                EventKind::Device { device } => {
+                    // Device events repeat the alert list: note each ask-the-arbiter alert once.
+                    let Some(log) = self.games.last_mut() else {
+                        continue;
+                    };
+                    for alert in device.alerts {
+                        let asks = alert.kind == goban_referee::DeviceAlertKind::BoardUnavailable;
+                        let seen = log
+                            .noted
+                            .iter()
+                            .any(|n| matches!(n, Noted::Ask { id } if *id == alert.id));
+                        if asks && !seen && alert.resolved_at.is_none() {
+                            log.noted.push(Noted::Ask { id: alert.id });
+                        }
+                    }
+                    continue;
+                }
                 _ => continue,
             };
             if let Some(log) = self.games.last_mut() {

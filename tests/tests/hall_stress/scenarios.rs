@@ -245,7 +245,7 @@ fn correction_scenarios() -> Vec<Scenario> {
 fn skew_scenarios() -> Vec<Scenario> {
     let mut out = Vec::new();
     for sync in [false, true] {
-        for skew_ms in [-250, -100, 100, 250] {
+        for skew_ms in [-250, -100, 100, 150, 200, 250] {
             let name = format!(
                 "skew board {skew_ms:+} ms{}",
                 if sync { ", SYNC" } else { "" }

@@ -7,6 +7,8 @@ use goban_referee::InfractionKind;
 pub(crate) enum Noted {
     /// An alert of the digest's table.
     Infraction { kind: InfractionKind, text: String },
+    /// A device-level `board_unavailable` alert asking the arbiter (its id; once per alert).
+    Ask { id: String },
 }
 
 /// What the referee produced for one game.
@@ -138,6 +140,7 @@ pub(crate) fn count(expected: &Expected, log: &GameLog) -> Counts {
                     }
                 }
             }
+            Noted::Ask { .. } => c.ask_alerts += 1,
         }
     }
     if c.lost > 0 && !(expected.blinded && c.ask_alerts == 1) {

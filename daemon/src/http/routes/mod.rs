@@ -3,6 +3,7 @@
 pub(crate) mod arbiter;
 pub(crate) mod boards;
 pub(crate) mod games;
+pub(crate) mod tournament;
 
 use std::sync::Arc;
 
@@ -45,7 +46,45 @@ pub(crate) fn all() -> Router<Arc<App>> {
         .route("/api/v1/openapi.json", get(openapi::handle_openapi))
         .route("/api/v1/metrics", get(metrics::handle_metrics))
         .route("/metrics", get(metrics::handle_metrics))
+        .merge(tournament_routes())
         .merge(super::pages::routes())
+}
+
+/// The tournament desk's routes (issue 13).
+fn tournament_routes() -> Router<Arc<App>> {
+    use axum::extract::DefaultBodyLimit;
+    Router::new()
+        .route(
+            "/api/v1/tournament/round",
+            get(tournament::handle_round)
+                .post(tournament::handle_load)
+                .layer(DefaultBodyLimit::max(tournament::ROUND_BODY_LIMIT)),
+        )
+        .route(
+            "/api/v1/tournament/seating",
+            get(tournament::handle_seating),
+        )
+        .route("/api/v1/tournament/start", post(tournament::handle_start))
+        .route(
+            "/api/v1/tournament/tables/{table}/seat",
+            post(tournament::handle_reseat),
+        )
+        .route(
+            "/api/v1/tournament/tables/{table}/result",
+            post(tournament::handle_decide),
+        )
+        .route(
+            "/api/v1/tournament/results",
+            get(tournament::handle_results),
+        )
+        .route(
+            "/api/v1/tournament/standings",
+            get(tournament::handle_standings),
+        )
+        .route(
+            "/api/v1/tournament/opengotha",
+            get(tournament::handle_opengotha),
+        )
 }
 
 /// The SGF media type of api.md.

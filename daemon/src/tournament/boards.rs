@@ -1,0 +1,95 @@
+//! The desk's only contact with the board runtime: start a seated game, read a board's end of game and warnings.
+//!
+//! Everything that knows the hub's shape is here, so a change of the
+//! runtime's interface touches this file only.
+
+use goban_referee::clock::TimeControl;
+use goban_referee::{ArbiterCommand, BoardState, GameSetup, Phase};
+use goban_tournament::{Pairing, Round};
+
+use crate::hub::{ArbiterRequest, Hub, Published, Topic};
+
+/// The referee's game setup for a seated table. One handicap stone is an
+/// even game without komi (Black simply moves first), the way pairing
+/// programs mean it.
+pub(crate) fn setup(round: &Round, pairing: &Pairing, event: Option<&str>) -> GameSetup {
+    let (handicap, komi) = match pairing.handicap {
+        1 => (0, Some(0.0)),
+        h => (h, pairing.komi),
+    };
+    GameSetup {
+        black: Some(round.display_name(&pairing.black).to_owned()),
+        white: Some(round.display_name(&pairing.white).to_owned()),
+        komi,
+        handicap: Some(handicap),
+        time_control: pairing.time_control.map(|t: TimeControl| t),
+        colours_fixed: Some(pairing.colors_known),
+        event: event.map(|e| format!("{e}, round {}", round.number)),
+        ..GameSetup::default()
+    }
+}
+
+/// The fields of a board state the desk reads.
+#[derive(Clone, Debug)]
+pub(crate) struct StateView {
+    pub(crate) board: String,
+    pub(crate) game: Option<String>,
+    pub(crate) phase: Phase,
+    pub(crate) result: Option<String>,
+    pub(crate) move_number: u32,
+    pub(crate) warnings: [u32; 2],
+}
+
+impl StateView {
+    fn of(state: &BoardState) -> Self {
+        Self {
+            board: state.board.clone(),
+            game: state.game.clone(),
+            phase: state.phase,
+            result: state.result.clone(),
+            move_number: state.move_number,
+            warnings: [state.warnings.black, state.warnings.white],
+        }
+    }
+}
+
+/// Whether `board` is a board of this daemon.
+pub(crate) fn exists(hub: &Hub, board: &str) -> bool {
+    hub.control(board).is_some()
+}
+
+/// Starts the game on `board`; answers the new game id.
+pub(crate) async fn start(
+    hub: &Hub,
+    board: &str,
+    setup: GameSetup,
+) -> Result<Option<String>, String> {
+    let control = hub
+        .control(board)
+        .ok_or_else(|| format!("unknown board {board}"))?;
+    let request = ArbiterRequest {
+        command: ArbiterCommand::StartGame(setup),
+        who: "tournament".to_owned(),
+        note: None,
+    };
+    let view = control.request(request).await.map_err(|e| e.to_string())?;
+    Ok(view.state.game.clone())
+}
+
+/// The board's current state as the desk reads it.
+pub(crate) fn current(hub: &Hub, board: &str) -> Option<StateView> {
+    hub.view(board).map(|view| StateView::of(&view.state))
+}
+
+/// The state carried by a live published message, if it is one.
+pub(crate) fn state_of(message: &Published) -> Option<StateView> {
+    if message.topic != Topic::State {
+        return None;
+    }
+    message.view.as_ref().map(|view| StateView::of(&view.state))
+}
+
+/// The hub's bus, for the watcher.
+pub(crate) fn subscribe(hub: &Hub) -> tokio::sync::broadcast::Receiver<Published> {
+    hub.subscribe()
+}

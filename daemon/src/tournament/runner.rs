@@ -1,0 +1,190 @@
+//! The desk's two tasks: watch the boards for finished games, and push each confirmed result to its targets until accepted.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use goban_tournament::pairgoth::ResultBody;
+use goban_tournament::{Decision, TableNo, opengotha};
+use tokio::sync::broadcast::error::RecvError;
+use tokio_util::sync::CancellationToken;
+
+use super::boards;
+use super::desk::{Desk, now_ms};
+use super::store::Push;
+use super::views::ResultView;
+
+/// Where the desk's MQTT messages go: `<prefix>/tournament/<name>`.
+pub trait Announce: Send + Sync {
+    /// Publishes `payload` (JSON) under `tournament/<name>`; `retain` for the standings.
+    fn publish(&self, name: &'static str, payload: String, retain: bool) -> Result<(), String>;
+}
+
+/// Watches every board state published on `bus` (subscribed before the
+/// boards start, so no state is missed); a seated game that finished is recorded.
+pub async fn watch(
+    desk: Arc<Desk>,
+    mut bus: tokio::sync::broadcast::Receiver<crate::hub::Published>,
+    shutdown: CancellationToken,
+) {
+    // Results confirmed while the daemon was down are in the recovered states.
+    resync(&desk);
+    loop {
+        let message = tokio::select! {
+            () = shutdown.cancelled() => break,
+            message = bus.recv() => message,
+        };
+        match message {
+            Ok(message) => {
+                if let Some(state) = boards::state_of(&message)
+                    && let Err(error) = desk.handle_state(&state)
+                {
+                    tracing::warn!(board = %state.board, cause = %error, "tournament: result not recorded");
+                }
+            }
+            Err(RecvError::Lagged(missed)) => {
+                tracing::warn!(missed, "tournament watcher lagged; re-reading the boards");
+                resync(&desk);
+            }
+            Err(RecvError::Closed) => break,
+        }
+    }
+}
+
+fn resync(desk: &Desk) {
+    for board in desk.hub().boards() {
+        if let Some(state) = boards::current(desk.hub(), &board)
+            && let Err(error) = desk.handle_state(&state)
+        {
+            tracing::warn!(board = %board, cause = %error, "tournament: result not recorded");
+        }
+    }
+}
+
+/// Pushes owed results until each target accepts; waits `retry` after a failure.
+pub async fn push(
+    desk: Arc<Desk>,
+    announce: Option<Arc<dyn Announce>>,
+    shutdown: CancellationToken,
+) {
+    loop {
+        let failed = push_pending(&desk, announce.as_deref()).await;
+        tokio::select! {
+            () = shutdown.cancelled() => break,
+            () = desk.wake.notified() => {}
+            () = tokio::time::sleep(desk.config.retry.0), if failed => {}
+        }
+    }
+}
+
+/// One pass over the outbox; true when a push failed and should be retried.
+async fn push_pending(desk: &Desk, announce: Option<&dyn Announce>) -> bool {
+    let pending = match desk.store().pending_pushes() {
+        Ok(pending) => pending,
+        Err(error) => {
+            tracing::error!(cause = %error, "tournament outbox unreadable");
+            return true;
+        }
+    };
+    let mut failed = false;
+    let mut announced = false;
+    for item in pending {
+        let outcome = deliver(desk, announce, &item).await;
+        let stored = match &outcome {
+            Ok(()) => desk.store().mark_pushed(&item, now_ms()),
+            Err(error) => {
+                failed = true;
+                tracing::warn!(target = %item.target, round = item.round, table = %item.table, cause = %error, "tournament result not pushed yet");
+                desk.store().mark_failed(&item, error)
+            }
+        };
+        announced |= outcome.is_ok() && item.target == "mqtt";
+        if let Err(error) = stored {
+            tracing::error!(cause = %error, "tournament outbox not updated");
+        }
+    }
+    if announced && let Some(announce) = announce {
+        publish_standings(desk, announce);
+    }
+    failed
+}
+
+async fn deliver(desk: &Desk, announce: Option<&dyn Announce>, item: &Push) -> Result<(), String> {
+    match item.target.as_str() {
+        "pairgoth" => push_pairgoth(desk, item).await,
+        "opengotha" => match &desk.config.opengotha_file {
+            Some(path) => write_opengotha(path, item.round, item.table, item.decision).await,
+            None => Err("no opengotha_file configured".into()),
+        },
+        "mqtt" => {
+            let Some(announce) = announce else {
+                return Ok(());
+            };
+            let results = desk.store().results().map_err(|e| e.to_string())?;
+            let result = results
+                .iter()
+                .find(|r| r.round == item.round && r.table == item.table)
+                .ok_or("result vanished")?;
+            let payload =
+                serde_json::to_string(&ResultView::new(result)).map_err(|e| e.to_string())?;
+            announce.publish("results", payload, false)
+        }
+        other => Err(format!("unknown target {other}")),
+    }
+}
+
+async fn push_pairgoth(desk: &Desk, item: &Push) -> Result<(), String> {
+    let client = desk.pairgoth.as_ref().ok_or("no Pairgoth configured")?;
+    let round = desk
+        .store()
+        .round(item.round)
+        .map_err(|e| e.to_string())?
+        .ok_or("round vanished")?;
+    let tid: u64 = round
+        .source
+        .strip_prefix("pairgoth:")
+        .and_then(|t| t.parse().ok())
+        .ok_or("round not from Pairgoth")?;
+    let game = round
+        .round
+        .at_table(item.table)
+        .and_then(|p| p.game_id)
+        .ok_or("no Pairgoth game id for this table")?;
+    client
+        .put_result(tid, item.round, &ResultBody::new(game, item.decision))
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// Writes one result into the OpenGotha file: a new file beside it, then a rename, so
+/// OpenGotha never reads half a file.
+async fn write_opengotha(
+    path: &Path,
+    round: u32,
+    table: TableNo,
+    decision: Decision,
+) -> Result<(), String> {
+    let text = tokio::fs::read_to_string(path)
+        .await
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let results = BTreeMap::from([((round, table), decision)]);
+    let written = opengotha::write_results(&text, &results).map_err(|e| e.to_string())?;
+    let temp = path.with_extension("xml.goban-bridge.tmp");
+    tokio::fs::write(&temp, written)
+        .await
+        .map_err(|e| format!("{}: {e}", temp.display()))?;
+    tokio::fs::rename(&temp, path)
+        .await
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+fn publish_standings(desk: &Desk, announce: &dyn Announce) {
+    let outcome = desk
+        .standings()
+        .map_err(|e| e.to_string())
+        .and_then(|s| serde_json::to_string(&s).map_err(|e| e.to_string()))
+        .and_then(|payload| announce.publish("standings", payload, true));
+    if let Err(error) = outcome {
+        tracing::warn!(cause = %error, "tournament standings not published");
+    }
+}

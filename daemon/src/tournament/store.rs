@@ -1,0 +1,359 @@
+//! The tournament's tables in the journal file: rounds, seats, confirmed results and the push outbox.
+//!
+//! The tables live in the journal's SQLite file (WAL lets this connection
+//! sit beside the journal writer). A result and its pushes are written in
+//! one transaction, and a push is marked done only after its target
+//! accepted it, so a restart resumes exactly the pushes still owed and a
+//! result already pushed with the same decision is never queued again.
+
+use std::path::Path;
+
+use goban_tournament::{Decision, Round, TableNo};
+use rusqlite::{Connection, OptionalExtension, params};
+
+/// Schema of the tournament tables (idempotent).
+pub(crate) const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS tournament_rounds (
+    round INTEGER PRIMARY KEY,
+    source TEXT NOT NULL,
+    loaded_ms INTEGER NOT NULL,
+    round_json TEXT NOT NULL,
+    document TEXT
+);
+CREATE TABLE IF NOT EXISTS tournament_seats (
+    round INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    board TEXT NOT NULL,
+    game TEXT,
+    PRIMARY KEY (round, table_no)
+);
+CREATE TABLE IF NOT EXISTS tournament_results (
+    round INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    black TEXT NOT NULL,
+    white TEXT NOT NULL,
+    decision TEXT NOT NULL,
+    warnings_black INTEGER NOT NULL,
+    warnings_white INTEGER NOT NULL,
+    game TEXT,
+    confirmed_ms INTEGER NOT NULL,
+    PRIMARY KEY (round, table_no)
+);
+CREATE TABLE IF NOT EXISTS tournament_pushes (
+    round INTEGER NOT NULL,
+    table_no INTEGER NOT NULL,
+    target TEXT NOT NULL,
+    decision TEXT NOT NULL,
+    pushed_ms INTEGER,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    last_error TEXT,
+    PRIMARY KEY (round, table_no, target)
+);
+";
+
+/// Why the store failed.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// SQLite refused.
+    #[error("tournament store: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+    /// A stored JSON text did not parse.
+    #[error("tournament store json: {0}")]
+    Json(#[from] serde_json::Error),
+}
+
+/// A round as stored, with where it came from.
+#[derive(Clone, Debug)]
+pub struct StoredRound {
+    /// The round.
+    pub round: Round,
+    /// `opengotha`, `csv` or `pairgoth:<tid>`.
+    pub source: String,
+    /// The OpenGotha document it came from, when uploaded.
+    pub document: Option<String>,
+}
+
+/// One confirmed result as stored.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StoredResult {
+    /// Round.
+    pub round: u32,
+    /// Table.
+    pub table: TableNo,
+    /// Black's key.
+    pub black: String,
+    /// White's key.
+    pub white: String,
+    /// The decision.
+    pub decision: Decision,
+    /// Warnings of each side in that game (CN2002 24).
+    pub warnings: [u32; 2],
+    /// The board's game id, when played on a board.
+    pub game: Option<String>,
+}
+
+/// One push owed to a target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Push {
+    /// Round.
+    pub round: u32,
+    /// Table.
+    pub table: TableNo,
+    /// `pairgoth`, `opengotha` or `mqtt`.
+    pub target: String,
+    /// The decision to push.
+    pub decision: Decision,
+}
+
+/// The tournament store over its own connection to the journal file.
+pub struct Store {
+    conn: Connection,
+}
+
+impl Store {
+    /// Opens the journal file (creating the tournament tables if needed).
+    pub fn open(path: &Path) -> Result<Self, StoreError> {
+        let conn = Connection::open(path)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        let _mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |row| row.get(0))?;
+        conn.execute_batch("PRAGMA synchronous=FULL;")?;
+        conn.execute_batch(SCHEMA)?;
+        Ok(Self { conn })
+    }
+
+    /// Stores round `round` and its seating (table → board), replacing an earlier load of it.
+    pub fn save_round(
+        &mut self,
+        stored: &StoredRound,
+        seats: &[(TableNo, String)],
+        now_ms: u64,
+    ) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        let number = stored.round.number;
+        tx.execute(
+            "INSERT OR REPLACE INTO tournament_rounds (round, source, loaded_ms, round_json, document) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![number, stored.source, now_ms as i64, serde_json::to_string(&stored.round)?, stored.document],
+        )?;
+        tx.execute(
+            "DELETE FROM tournament_seats WHERE round = ?1",
+            params![number],
+        )?;
+        for (table, board) in seats {
+            tx.execute(
+                "INSERT INTO tournament_seats (round, table_no, board) VALUES (?1, ?2, ?3)",
+                params![number, table.0, board],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The most recent round loaded.
+    pub fn latest_round(&self) -> Result<Option<StoredRound>, StoreError> {
+        let row = self
+            .conn
+            .query_row(
+                "SELECT round_json, source, document FROM tournament_rounds ORDER BY round DESC LIMIT 1",
+                [],
+                |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<String>>(2)?)),
+            )
+            .optional()?;
+        row.map(|(json, source, document)| {
+            Ok(StoredRound {
+                round: serde_json::from_str(&json)?,
+                source,
+                document,
+            })
+        })
+        .transpose()
+    }
+
+    /// Round `number`, if it was loaded.
+    pub fn round(&self, number: u32) -> Result<Option<StoredRound>, StoreError> {
+        let row = self
+            .conn
+            .query_row(
+                "SELECT round_json, source, document FROM tournament_rounds WHERE round = ?1",
+                params![number],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, Option<String>>(2)?,
+                    ))
+                },
+            )
+            .optional()?;
+        row.map(|(json, source, document)| {
+            Ok(StoredRound {
+                round: serde_json::from_str(&json)?,
+                source,
+                document,
+            })
+        })
+        .transpose()
+    }
+
+    /// Every round's OpenGotha document, newest last (for the export).
+    pub fn documents(&self) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT document FROM tournament_rounds WHERE document IS NOT NULL ORDER BY round",
+        )?;
+        let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// The seats of round `round`: (table, board, game).
+    pub fn seats(&self, round: u32) -> Result<Vec<(TableNo, String, Option<String>)>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT table_no, board, game FROM tournament_seats WHERE round = ?1 ORDER BY table_no",
+        )?;
+        let rows = stmt.query_map(params![round], |r| {
+            Ok((TableNo(r.get(0)?), r.get(1)?, r.get(2)?))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
+    /// Moves `table` of `round` to `board` (the game id is forgotten until it starts again).
+    pub fn reseat(&mut self, round: u32, table: TableNo, board: &str) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE tournament_seats SET board = ?3, game = NULL WHERE round = ?1 AND table_no = ?2",
+            params![round, table.0, board],
+        )?;
+        Ok(())
+    }
+
+    /// Records the board's game id for a started table.
+    pub fn set_game(&mut self, round: u32, table: TableNo, game: &str) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE tournament_seats SET game = ?3 WHERE round = ?1 AND table_no = ?2",
+            params![round, table.0, game],
+        )?;
+        Ok(())
+    }
+
+    /// Records a confirmed result and queues it for every target whose last
+    /// push was not this same decision. Returns the pushes queued (none when
+    /// the same decision was already recorded: nothing goes out twice).
+    pub fn record_result(
+        &mut self,
+        result: &StoredResult,
+        targets: &[&str],
+        now_ms: u64,
+    ) -> Result<Vec<Push>, StoreError> {
+        let decision = serde_json::to_string(&result.decision)?;
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "INSERT OR REPLACE INTO tournament_results (round, table_no, black, white, decision, warnings_black, warnings_white, game, confirmed_ms)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            params![result.round, result.table.0, result.black, result.white, decision,
+                    result.warnings[0], result.warnings[1], result.game, now_ms as i64],
+        )?;
+        let mut queued = Vec::new();
+        for target in targets {
+            let last: Option<String> = tx
+                .query_row(
+                    "SELECT decision FROM tournament_pushes WHERE round = ?1 AND table_no = ?2 AND target = ?3",
+                    params![result.round, result.table.0, target],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            if last.as_deref() == Some(decision.as_str()) {
+                continue;
+            }
+            tx.execute(
+                "INSERT OR REPLACE INTO tournament_pushes (round, table_no, target, decision, pushed_ms, attempts, last_error)
+                 VALUES (?1, ?2, ?3, ?4, NULL, 0, NULL)",
+                params![result.round, result.table.0, target, decision],
+            )?;
+            queued.push(Push {
+                round: result.round,
+                table: result.table,
+                target: (*target).to_owned(),
+                decision: result.decision,
+            });
+        }
+        tx.commit()?;
+        Ok(queued)
+    }
+
+    /// Every confirmed result, all rounds.
+    pub fn results(&self) -> Result<Vec<StoredResult>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT round, table_no, black, white, decision, warnings_black, warnings_white, game
+             FROM tournament_results ORDER BY round, table_no",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, u32>(0)?,
+                r.get::<_, u32>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+                r.get::<_, String>(4)?,
+                [r.get::<_, u32>(5)?, r.get::<_, u32>(6)?],
+                r.get::<_, Option<String>>(7)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (round, table, black, white, decision, warnings, game) = row?;
+            out.push(StoredResult {
+                round,
+                table: TableNo(table),
+                black,
+                white,
+                decision: serde_json::from_str(&decision)?,
+                warnings,
+                game,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Pushes still owed, oldest round first.
+    pub fn pending_pushes(&self) -> Result<Vec<Push>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT round, table_no, target, decision FROM tournament_pushes
+             WHERE pushed_ms IS NULL ORDER BY round, table_no, target",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok((
+                r.get::<_, u32>(0)?,
+                r.get::<_, u32>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+            ))
+        })?;
+        let mut out = Vec::new();
+        for row in rows {
+            let (round, table, target, decision) = row?;
+            out.push(Push {
+                round,
+                table: TableNo(table),
+                target,
+                decision: serde_json::from_str(&decision)?,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Marks `push` done, unless a newer decision replaced it meanwhile.
+    pub fn mark_pushed(&mut self, push: &Push, now_ms: u64) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE tournament_pushes SET pushed_ms = ?5, attempts = attempts + 1, last_error = NULL
+             WHERE round = ?1 AND table_no = ?2 AND target = ?3 AND decision = ?4",
+            params![push.round, push.table.0, push.target, serde_json::to_string(&push.decision)?, now_ms as i64],
+        )?;
+        Ok(())
+    }
+
+    /// Records a failed attempt.
+    pub fn mark_failed(&mut self, push: &Push, error: &str) -> Result<(), StoreError> {
+        self.conn.execute(
+            "UPDATE tournament_pushes SET attempts = attempts + 1, last_error = ?4
+             WHERE round = ?1 AND table_no = ?2 AND target = ?3",
+            params![push.round, push.table.0, push.target, error],
+        )?;
+        Ok(())
+    }
+}

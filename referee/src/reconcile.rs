@@ -1,0 +1,255 @@
+//! Held presses against the board once it sees again: the one sequence of legal moves that explains the position and the presses is accepted with corrections; otherwise the referee keeps asking.
+
+use std::collections::BTreeMap;
+
+use goban_rules::{Color, Game, Move};
+
+use crate::event::EventKind;
+use crate::go;
+use crate::input::Reading;
+use crate::match_state::Claim;
+use crate::referee::Referee;
+
+/// Positions tried at most while looking for explanations; beyond it the case is ambiguous.
+const SEARCH_BUDGET: u32 = 20_000;
+
+/// Explanations collected at most; beyond it the case is ambiguous.
+const FOUND_LIMIT: usize = 16;
+
+/// One step of an explanation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    /// The press completes the last move, already recorded before the board went blind.
+    Complete(Claim),
+    /// A stone played and completed by the press.
+    Play(Color, usize, Claim),
+    /// A pass: the press with no stone.
+    Pass(Color, Claim),
+    /// A stone placed after the last held press, not pressed yet.
+    Trailing(Color, usize),
+}
+
+/// The search for sequences that explain a position.
+struct Search<'a> {
+    physical: &'a [Reading],
+    /// Points whose reading is explained already (known deviations, captures pending).
+    tolerated: &'a BTreeMap<usize, Reading>,
+    presses: &'a [Claim],
+    added: &'a [(usize, Color)],
+    budget: u32,
+    found: Vec<Vec<Step>>,
+}
+
+impl Search<'_> {
+    fn run(&mut self, game: &mut Game, i: usize, used: &mut [bool], path: &mut Vec<Step>) {
+        if self.found.len() >= FOUND_LIMIT || self.budget == 0 {
+            return;
+        }
+        self.budget -= 1;
+        if i == self.presses.len() {
+            self.finish(game, used, path);
+            return;
+        }
+        let press = self.presses[i];
+        let c = press.color;
+        if c != game.to_move() {
+            return;
+        }
+        let after_pass = game.moves().last().is_some_and(|l| l.mv == Move::Pass);
+        // Two passes end the game: never guessed (referee-notes.md point 7).
+        if !after_pass && game.play(c, Move::Pass).is_ok() {
+            path.push(Step::Pass(c, press));
+            self.run(game, i + 1, used, path);
+            path.pop();
+            game.undo();
+        }
+        for k in 0..self.added.len() {
+            let (p, color) = self.added[k];
+            if used[k] || color != c || game.play(c, Move::Play(go::point(p))).is_err() {
+                continue;
+            }
+            used[k] = true;
+            path.push(Step::Play(c, p, press));
+            self.run(game, i + 1, used, path);
+            path.pop();
+            used[k] = false;
+            game.undo();
+        }
+    }
+
+    /// Every press explained: the board must match, possibly with one stone placed since.
+    fn finish(&mut self, game: &mut Game, used: &[bool], path: &[Step]) {
+        let left: Vec<usize> = (0..self.added.len()).filter(|&k| !used[k]).collect();
+        match left.as_slice() {
+            [] if self.matches(game) => self.found.push(path.to_vec()),
+            &[k] => {
+                let (p, c) = self.added[k];
+                if c == game.to_move() && game.play(c, Move::Play(go::point(p))).is_ok() {
+                    if self.matches(game) {
+                        let mut found = path.to_vec();
+                        found.push(Step::Trailing(c, p));
+                        self.found.push(found);
+                    }
+                    game.undo();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether the replayed game shows the physical board; the last move's captures may
+    /// still be on it.
+    fn matches(&self, game: &Game) -> bool {
+        let size = game.setup().size;
+        let captured: Vec<usize> = game
+            .moves()
+            .last()
+            .map(|l| l.captured.iter().map(|q| q.index()).collect())
+            .unwrap_or_default();
+        let replayed = go::readings(game.board(), size);
+        replayed
+            .iter()
+            .zip(self.physical)
+            .enumerate()
+            .all(|(i, (g, p))| {
+                g == p
+                    || self.tolerated.get(&i) == Some(p)
+                    || (captured.contains(&i) && *g == Reading::Empty)
+            })
+    }
+}
+
+impl Referee {
+    /// Tries to explain the held presses with the board as it reads now (clean and seeing).
+    pub(crate) fn reconcile(&mut self) {
+        if self.blind || self.unclean {
+            return;
+        }
+        let diff = self.current_diff();
+        let Some(m) = self.game.as_ref() else { return };
+        if m.held.is_empty() || m.frozen {
+            return;
+        }
+        if m.reconcile_failed && diff.is_empty() {
+            // The arbiter had the stones played meanwhile taken off: they are read again as replayed.
+            self.drop_held("; the position was restored, the stones are read as they are replayed");
+            return;
+        }
+        let found = self.explanations(&diff.added);
+        match found.as_slice() {
+            [steps] if diff.changed.is_empty() => {
+                let steps = steps.clone();
+                self.accept(&steps);
+            }
+            _ => {
+                if let Some(m) = self.game.as_mut() {
+                    m.reconcile_failed = true;
+                }
+                let why = if found.is_empty() {
+                    "; no sequence of legal moves explains the board"
+                } else {
+                    "; more than one sequence of moves explains the board"
+                };
+                self.update_board_alert(why);
+            }
+        }
+    }
+
+    /// The explanations with the fewest passes.
+    fn explanations(&self, added: &[(usize, Color)]) -> Vec<Vec<Step>> {
+        let Some(m) = &self.game else {
+            return Vec::new();
+        };
+        let mut tolerated = m.known.clone();
+        for &(p, c) in &m.pending_caps {
+            tolerated.insert(p, go::reading_of(c));
+        }
+        let mut presses: &[Claim] = &m.held;
+        let mut path = Vec::new();
+        let last = m.game.moves().last().map(|l| l.color);
+        if let Some(first) = presses.first()
+            && m.provisional
+            && last == Some(first.color)
+        {
+            path.push(Step::Complete(*first));
+            presses = &presses[1..];
+        }
+        let mut search = Search {
+            physical: &self.physical,
+            tolerated: &tolerated,
+            presses,
+            added,
+            budget: SEARCH_BUDGET,
+            found: Vec::new(),
+        };
+        let mut game = m.game.clone();
+        let mut used = vec![false; added.len()];
+        search.run(&mut game, 0, &mut used, &mut path);
+        if search.budget == 0 || search.found.len() >= FOUND_LIMIT {
+            // Too many to tell apart: as ambiguous as two.
+            return vec![Vec::new(), Vec::new()];
+        }
+        // A pass needs proof: where a stone of the presser explains a press, no pass does.
+        let passes =
+            |steps: &Vec<Step>| steps.iter().filter(|s| matches!(s, Step::Pass(..))).count();
+        let fewest = search.found.iter().map(passes).min().unwrap_or(0);
+        search.found.retain(|s| passes(s) == fewest);
+        search.found
+    }
+
+    /// Records the one explanation, each recovered move with a correction.
+    fn accept(&mut self, steps: &[Step]) {
+        let size = self.size;
+        if let Some(m) = self.game.as_mut() {
+            m.held.clear();
+            m.reconcile_failed = false;
+        }
+        let reason = "read when the board could see again: the only sequence of legal moves \
+                      that explains the position and the presses";
+        for (i, step) in steps.iter().enumerate() {
+            let last = i + 1 == steps.len();
+            let (point, claim) = match *step {
+                Step::Complete(claim) => {
+                    self.set_last_time(&claim);
+                    if let Some(m) = self.game.as_mut() {
+                        m.provisional = false;
+                    }
+                    continue;
+                }
+                Step::Pass(_, claim) if last => {
+                    // A last bare press may still be a premature press: decided as usual, from now.
+                    let now = self.now;
+                    if let Some(m) = self.game.as_mut() {
+                        m.pending_press = Some(claim);
+                        m.pending_wait_from = Some(now);
+                    }
+                    continue;
+                }
+                Step::Pass(color, claim) => {
+                    self.record_pass(color, claim, false);
+                    ("pass".to_owned(), claim)
+                }
+                Step::Play(color, p, claim) => {
+                    let time = Some((claim.time_left, claim.periods_left));
+                    self.record_timed_move(color, Move::Play(go::point(p)), claim.at, false, time);
+                    (go::name(p, size), claim)
+                }
+                Step::Trailing(color, p) => {
+                    let at = self.changed_at[p];
+                    self.record_move(color, Move::Play(go::point(p)), at, true);
+                    continue;
+                }
+            };
+            let number = self.game.as_ref().map_or(0, |m| m.move_count());
+            self.emit(EventKind::Correction {
+                number,
+                was: "none".into(),
+                now: point,
+                reason: reason.into(),
+                time_left_ms: claim.time_left,
+                periods_left: claim.periods_left,
+            });
+        }
+        self.update_board_alert("");
+    }
+}

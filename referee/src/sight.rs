@@ -1,0 +1,197 @@
+//! Whether the board can see: blind while unplugged or resyncing, unclean with `?` or chattering points; presses it cannot explain are held and one device alert asks the arbiter (referee-notes.md point 7).
+
+use crate::Timestamp;
+use crate::device_alert::{DeviceAlert, DeviceAlertKind};
+use crate::go;
+use crate::match_state::Claim;
+use crate::referee::Referee;
+use crate::state::{Interpretation, Phase};
+
+/// At most this many device alerts are kept in the state (the oldest resolved go first).
+const DEVICE_ALERT_LIMIT: usize = 32;
+
+impl Referee {
+    /// The board stopped seeing (unplugged, frames lost): presses still open are held.
+    pub(crate) fn go_blind(&mut self) {
+        self.blind = true;
+        self.last_blind_at = self.now;
+        let Some(m) = self.game.as_mut() else { return };
+        if m.phase != Phase::Playing {
+            return;
+        }
+        let open: Vec<Claim> = m
+            .pending_press
+            .take()
+            .into_iter()
+            .chain(m.claims.drain(..))
+            .collect();
+        m.pending_wait_from = None;
+        self.hold(open);
+    }
+
+    /// After a reported reading: the board sees again once a snapshot settled; it is
+    /// unclean while any point reads `?` or chatters.
+    pub(crate) fn update_sight(&mut self) {
+        self.unclean =
+            !self.device.unknown_points.is_empty() || !self.device.chattering_points.is_empty();
+        if self.blind && self.debouncer.is_synced() && self.debouncer.earliest_pending().is_none() {
+            self.blind = false;
+            self.last_blind_at = self.now;
+        }
+        if self.blind || self.unclean {
+            self.last_blind_at = self.now;
+        }
+    }
+
+    /// Whether a pass can be inferred from `claim`: the board saw, clean, from the press
+    /// (or from `wait_from`, when later) until now.
+    pub(crate) fn pass_proven(&self, claim: &Claim, wait_from: Option<Timestamp>) -> bool {
+        let start = wait_from.map_or(claim.at, |w| w.max(claim.at));
+        !self.blind && !self.unclean && self.last_blind_at <= start
+    }
+
+    /// Whether presses must be held rather than read now.
+    pub(crate) fn holding(&self) -> bool {
+        self.blind || self.game.as_ref().is_some_and(|m| !m.held.is_empty())
+    }
+
+    /// Holds presses the board cannot explain; only presses that switched the clock claim a move.
+    pub(crate) fn hold(&mut self, claims: Vec<Claim>) {
+        let Some(m) = self.game.as_mut() else { return };
+        let before = m.held.len();
+        m.held.extend(claims.into_iter().filter(|c| c.switched));
+        m.held.sort_by_key(|c| c.at);
+        if m.held.len() != before {
+            self.update_board_alert("");
+        }
+    }
+
+    /// Raises, updates or resolves the one `board_unavailable` alert of the held presses.
+    pub(crate) fn update_board_alert(&mut self, note: &str) {
+        let now = self.now.to_rfc3339();
+        let Some(m) = self.game.as_mut() else { return };
+        let held = u32::try_from(m.held.len()).unwrap_or(u32::MAX);
+        let message = if held == 0 {
+            format!("the board sees again; no press is left unexplained{note}")
+        } else {
+            format!(
+                "the board could not see: {held} clock press(es) unexplained, no move or pass \
+                 guessed. Check the board's cable and sensors; when it reads again the referee \
+                 accepts the one sequence of moves that explains it. If it keeps asking, have \
+                 the stones played meanwhile taken off and replayed in order{note}"
+            )
+        };
+        let open = m.board_alert.clone();
+        match (open, held) {
+            (None, 0) => {}
+            (None, _) => {
+                self.device_alerts_raised += 1;
+                let id = format!("{}-d{}", self.config.board, self.device_alerts_raised);
+                if let Some(m) = self.game.as_mut() {
+                    m.board_alert = Some(id.clone());
+                }
+                self.push_device_alert(DeviceAlert {
+                    id,
+                    kind: DeviceAlertKind::BoardUnavailable,
+                    point: None,
+                    presses_unexplained: held,
+                    raised_at: now,
+                    resolved_at: None,
+                    message,
+                });
+            }
+            (Some(id), _) => {
+                if held == 0
+                    && let Some(m) = self.game.as_mut()
+                {
+                    m.board_alert = None;
+                }
+                if let Some(a) = self.device.alerts.iter_mut().find(|a| a.id == id) {
+                    a.presses_unexplained = held;
+                    a.message = message;
+                    if held == 0 {
+                        a.resolved_at = Some(now);
+                    }
+                }
+            }
+        }
+        self.device.unexplained_presses = held;
+        self.emit_device();
+    }
+
+    /// Raises a chattering-sensor alert for each newly chattering point and resolves the
+    /// alerts of points that read steadily again.
+    pub(crate) fn update_chattering(&mut self) {
+        let size = self.size;
+        let points: Vec<String> = self
+            .debouncer
+            .chattering()
+            .into_iter()
+            .map(|p| go::name(p, size))
+            .collect();
+        if points == self.device.chattering_points {
+            return;
+        }
+        let now = self.now.to_rfc3339();
+        for p in &points {
+            if self.device.chattering_points.contains(p) {
+                continue;
+            }
+            self.device_alerts_raised += 1;
+            self.push_device_alert(DeviceAlert {
+                id: format!("{}-d{}", self.config.board, self.device_alerts_raised),
+                kind: DeviceAlertKind::ChatteringSensor,
+                point: Some(p.clone()),
+                presses_unexplained: 0,
+                raised_at: now.clone(),
+                resolved_at: None,
+                message: format!(
+                    "the sensor of {p} flips too often: it is read as unknown until steady. \
+                     Check the point (a stone half on it, a loose sensor); play goes on"
+                ),
+            });
+        }
+        for a in &mut self.device.alerts {
+            let ended = a.kind == DeviceAlertKind::ChatteringSensor
+                && a.resolved_at.is_none()
+                && a.point.as_ref().is_some_and(|p| !points.contains(p));
+            if ended {
+                a.resolved_at = Some(now.clone());
+            }
+        }
+        self.device.chattering_points = points;
+        self.emit_device();
+    }
+
+    fn push_device_alert(&mut self, alert: DeviceAlert) {
+        if self.device.alerts.len() >= DEVICE_ALERT_LIMIT {
+            let oldest = self
+                .device
+                .alerts
+                .iter()
+                .position(|a| a.resolved_at.is_some())
+                .unwrap_or(0);
+            self.device.alerts.remove(oldest);
+        }
+        self.device.alerts.push(alert);
+    }
+
+    /// What the referee does with readings now (published in `device.interpretation`).
+    pub(crate) fn interpretation(&self) -> Interpretation {
+        match &self.game {
+            Some(m) if m.frozen => Interpretation::Frozen,
+            Some(m) if !m.held.is_empty() => Interpretation::WaitingForBoard,
+            _ => Interpretation::Reading,
+        }
+    }
+
+    /// Ends the held presses of a game that ended or is replaced.
+    pub(crate) fn drop_held(&mut self, why: &str) {
+        let Some(m) = self.game.as_mut() else { return };
+        if m.held.is_empty() {
+            return;
+        }
+        m.held.clear();
+        self.update_board_alert(why);
+    }
+}

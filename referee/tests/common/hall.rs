@@ -1,0 +1,130 @@
+//! Hall disturbances on the virtual table: an unplugged board, a chattering sensor, moves made meanwhile.
+
+use goban_referee::{
+    Button, Device, DeviceAlert, DeviceAlertKind, EventKind, Input, Reading, Timestamp,
+};
+use goban_rules::Color;
+
+use super::table::{Table, stone};
+
+/// A sensor toggling between two readings every `half_ms`.
+#[derive(Clone, Copy, Debug)]
+pub struct Chatter {
+    pub point: usize,
+    pub half_ms: u64,
+    pub a: Reading,
+    pub b: Reading,
+    pub until: Timestamp,
+    next: Timestamp,
+    on_b: bool,
+}
+
+impl Chatter {
+    /// Chatter at `hz` full cycles per second from now for `for_ms`.
+    pub fn new(t: &Table, point: usize, hz: u64, a: Reading, b: Reading, for_ms: u64) -> Self {
+        Self {
+            point,
+            half_ms: 500 / hz,
+            a,
+            b,
+            until: t.now.plus_ms(for_ms),
+            next: t.now,
+            on_b: false,
+        }
+    }
+}
+
+/// Lets `ms` pass while the sensor chatters (the board keeps its last reading afterwards).
+pub fn wait_chattering(t: &mut Table, chatter: &mut Chatter, ms: u64) {
+    let end = t.now.plus_ms(ms);
+    while chatter.next <= end && chatter.next < chatter.until {
+        let step = chatter.next.0.saturating_sub(t.now.0);
+        t.wait(step);
+        chatter.on_b = !chatter.on_b;
+        let r = if chatter.on_b { chatter.b } else { chatter.a };
+        t.set(&[(chatter.point, r)]);
+        chatter.next = chatter.next.plus_ms(chatter.half_ms);
+    }
+    if chatter.next >= chatter.until && chatter.on_b {
+        // The fault ends with the point back on its true reading.
+        chatter.on_b = false;
+        let a = chatter.a;
+        t.set(&[(chatter.point, a)]);
+    }
+    let left = end.0.saturating_sub(t.now.0);
+    t.wait(left);
+}
+
+/// A clean move while a sensor chatters: the stone, `gap_ms`, the press, `after_ms`.
+pub fn play_chattering(
+    t: &mut Table,
+    chatter: &mut Chatter,
+    name: &str,
+    color: Color,
+    gap_ms: u64,
+    after_ms: u64,
+) {
+    t.put(name, color);
+    wait_chattering(t, chatter, gap_ms);
+    t.press(button(color));
+    wait_chattering(t, chatter, after_ms);
+}
+
+/// The button of `color` (default mapping).
+pub fn button(color: Color) -> Button {
+    if color == Color::Black {
+        Button::L
+    } else {
+        Button::R
+    }
+}
+
+/// The board's cable is pulled out.
+pub fn unplug(t: &mut Table) {
+    t.send(Input::DeviceDisconnected {
+        device: Device::Board,
+    });
+}
+
+/// The board is plugged in again and answers the referee's `$SNAP?`.
+pub fn replug(t: &mut Table) {
+    t.send(Input::DeviceConnected {
+        device: Device::Board,
+    });
+    let points: String = t.board.iter().map(|r| r.to_char()).collect();
+    t.send(Input::BoardSnapshot { points });
+}
+
+/// A stone placed while the board cannot report it.
+pub fn put_unseen(t: &mut Table, name: &str, color: Color) {
+    let i = t.idx(name);
+    t.board[i] = stone(color);
+}
+
+/// A stone taken off while the board cannot report it.
+pub fn take_unseen(t: &mut Table, name: &str) {
+    let i = t.idx(name);
+    t.board[i] = Reading::Empty;
+}
+
+/// Every device alert of a kind, as the state lists them.
+pub fn device_alerts(t: &Table, kind: DeviceAlertKind) -> Vec<DeviceAlert> {
+    t.referee
+        .state()
+        .device
+        .alerts
+        .into_iter()
+        .filter(|a| a.kind == kind)
+        .collect()
+}
+
+/// Moves the referee announced and never withdrew, from the events (a cross-check of the state).
+pub fn phases(t: &Table) -> Vec<String> {
+    t.events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventKind::Phase { phase } => Some(format!("{phase:?}")),
+            _ => None,
+        })
+        .collect()
+}
