@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 
 use bytes::Bytes;
-use goban_referee::{ArbiterCommand, BoardState};
+use goban_referee::BoardState;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
@@ -152,16 +152,9 @@ pub struct Published {
     pub view: Option<Arc<BoardView>>,
 }
 
-/// An arbiter's command as it travels from HTTP to the board's runtime.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ArbiterRequest {
-    /// The referee command; `StartGame`'s game id is chosen by the runtime.
-    pub command: ArbiterCommand,
-    /// Who asked (an arbiter label, never the token).
-    pub who: String,
-    /// Free text for the record.
-    pub note: Option<String>,
-}
+/// An arbiter's command as it travels from HTTP to the board's runtime: the referee's signed
+/// command (`by`, `note`, `command`); `StartGame`'s game id is chosen by the runtime.
+pub type ArbiterRequest = goban_referee::ArbiterAct;
 
 /// Why an arbiter request was refused; maps to a 4xx with a JSON body.
 #[derive(Debug, thiserror::Error)]

@@ -164,12 +164,12 @@ async fn round_one_is_played_pushed_once_and_round_two_imported() {
     // The arbiter confirms: Black resigned at table 1, White won by time at table 2.
     arbiter_post(
         &format!("{base}/boards/table-1/result"),
-        json!({"result": "W+R"}),
+        json!({"result": "W+R", "force": true}),
     )
     .await;
     arbiter_post(
         &format!("{base}/boards/table-2/result"),
-        json!({"result": "B+T"}),
+        json!({"result": "B+T", "force": true}),
     )
     .await;
     wait_until(

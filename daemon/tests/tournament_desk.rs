@@ -163,7 +163,10 @@ async fn the_desk_reads_and_writes_opengotha_reseats_and_records_decisions() {
     assert_eq!(status, 200, "{decided}");
     assert_eq!(decided["opengotha"], "RESULT_WHITEWINS_BYDEF");
     let (status, _) = api
-        .post("/boards/table-1/result", json!({"result": "B+R"}))
+        .post(
+            "/boards/table-1/result",
+            json!({"result": "B+R", "force": true}),
+        )
         .await;
     assert_eq!(status, 200);
     wait_for_file(&file, "both round-2 results", |t| {

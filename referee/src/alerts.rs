@@ -11,6 +11,18 @@ use crate::infraction::{
 };
 use crate::input::RulingAction;
 use crate::referee::Referee;
+use crate::state::Phase;
+
+/// Kinds whose automatic sanction is only a warning or a loss, which a dismissal can undo.
+fn undoable(kind: InfractionKind) -> bool {
+    !matches!(
+        kind,
+        InfractionKind::ForbiddenPoint
+            | InfractionKind::KoViolation
+            | InfractionKind::DoubleMove
+            | InfractionKind::WrongColour
+    )
+}
 
 impl Referee {
     /// Raises an alert; applies its sanction at once when the tournament set the kind automatic.
@@ -62,6 +74,7 @@ impl Referee {
                 })
                 .collect(),
             note: String::new(),
+            ruled_by: None,
         };
         m.infractions.push(infraction.clone());
         let index = m.infractions.len() - 1;
@@ -84,11 +97,16 @@ impl Referee {
     }
 
     /// An arbiter's ruling on an alert; the sensors cannot overturn it (referee-notes.md, property 6).
+    ///
+    /// `confirm` and `sanction` apply the sanction the article gives; `dismiss` closes the
+    /// alert and undoes an automatic sanction's warning or loss; an alert takes one ruling:
+    /// a second one is refused with the first one's outcome (docs/referee.md "Rulings").
     pub(crate) fn handle_ruling(
         &mut self,
         id: &InfractionId,
         action: RulingAction,
         note: String,
+        by: &str,
     ) -> Result<(), RefereeError> {
         let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
         let index = m
@@ -96,20 +114,45 @@ impl Referee {
             .iter()
             .position(|i| &i.id == id)
             .ok_or_else(|| RefereeError::UnknownInfraction(id.0.clone()))?;
-        let kind = m.infractions[index].kind;
+        let alert = &m.infractions[index];
+        if let Some(earlier) = &alert.ruled_by {
+            return Err(RefereeError::AlreadyRuled {
+                id: id.0.clone(),
+                status: alert.status,
+                by: earlier.clone(),
+            });
+        }
+        let kind = alert.kind;
         if action == RulingAction::Convert && kind != InfractionKind::TimeForfeit {
             return Err(RefereeError::BadRuling("convert".into()));
         }
-        m.infractions[index].note = note;
+        if action == RulingAction::Dismiss && alert.sanction_applied && !undoable(kind) {
+            return Err(RefereeError::BadRuling(format!(
+                "dismiss: the automatic sanction of {kind} changed the game record; \
+                 correct it with /moves/{{n}}/void or /restore, then confirm"
+            )));
+        }
         match action {
-            RulingAction::Confirm => m.infractions[index].status = InfractionStatus::Confirmed,
-            RulingAction::Dismiss => m.infractions[index].status = InfractionStatus::Dismissed,
-            RulingAction::Sanction => {
+            RulingAction::Confirm | RulingAction::Sanction => {
                 if !m.infractions[index].sanction_applied {
                     self.apply_sanction(index);
                 }
             }
+            RulingAction::Dismiss => self.undo_sanction(index),
             RulingAction::Convert => self.convert_time_forfeit(index)?,
+        }
+        if let Some(alert) = self
+            .game
+            .as_mut()
+            .and_then(|m| m.infractions.get_mut(index))
+        {
+            alert.note = note;
+            alert.ruled_by = Some(by.to_owned());
+            match action {
+                RulingAction::Confirm => alert.status = InfractionStatus::Confirmed,
+                RulingAction::Dismiss => alert.status = InfractionStatus::Dismissed,
+                _ => {}
+            }
         }
         self.emit_infraction_changed(index);
         self.refresh_guidance();
@@ -117,6 +160,40 @@ impl Referee {
         Ok(())
     }
 
+    /// Dismissal of an applied sanction: its warning is withdrawn and a loss it caused lifted.
+    fn undo_sanction(&mut self, index: usize) {
+        let now = self.now;
+        let Some(m) = self.game.as_mut() else { return };
+        let Some(alert) = m.infractions.get_mut(index) else {
+            return;
+        };
+        if !alert.sanction_applied {
+            return;
+        }
+        alert.sanction_applied = false;
+        let (kind, player) = (alert.kind, alert.player);
+        if kind.sanction_warns(m.ruleset) {
+            let warnings = m.warnings.of_mut(player);
+            *warnings = warnings.saturating_sub(1);
+        }
+        let lost = m
+            .result
+            .as_deref()
+            .and_then(|r| GameResult::parse_sgf(r).ok());
+        let by_this = matches!(
+            lost,
+            Some(GameResult::Win { winner, by: WinBy::Forfeit | WinBy::Time }) if winner == player.opponent()
+        );
+        if by_this && m.phase == Phase::Finished {
+            m.result = None;
+            m.phase = Phase::Playing;
+            m.clock.resume(now);
+            self.emit(EventKind::Phase {
+                phase: Phase::Playing,
+            });
+            self.emit_clock();
+        }
+    }
     /// Applies the sanction of the ruleset (digest table).
     pub(crate) fn apply_sanction(&mut self, index: usize) {
         let Some(m) = self.game.as_mut() else { return };

@@ -12,10 +12,16 @@ use crate::state::Phase;
 
 impl Referee {
     /// Dispatches an arbiter command; refused commands change nothing.
-    pub(crate) fn handle_arbiter(&mut self, command: ArbiterCommand) -> Result<(), RefereeError> {
+    pub(crate) fn handle_arbiter(
+        &mut self,
+        command: ArbiterCommand,
+        by: &str,
+    ) -> Result<(), RefereeError> {
         match command {
             ArbiterCommand::StartGame(setup) => self.start_game(setup),
-            ArbiterCommand::Ruling { id, action, note } => self.handle_ruling(&id, action, note),
+            ArbiterCommand::Ruling { id, action, note } => {
+                self.handle_ruling(&id, action, note, by)
+            }
             ArbiterCommand::Pause => self.pause(),
             ArbiterCommand::Resume => self.resume(),
             ArbiterCommand::AdjustClock {
@@ -40,16 +46,27 @@ impl Referee {
                 }
                 Ok(())
             }
-            ArbiterCommand::Unseal => self.resume(),
+            ArbiterCommand::Unseal => {
+                let m = self.game.as_ref().ok_or(RefereeError::NoGame)?;
+                if !m.sealed {
+                    return Err(RefereeError::WrongPhase("unseal needs a sealed game"));
+                }
+                self.resume()
+            }
             ArbiterCommand::MarkDead { points, dead } => self.handle_mark_dead(&points, dead),
             ArbiterCommand::ConfirmResult => self.confirm_result(),
             ArbiterCommand::ResumePlay { first } => self.resume_play(first),
-            ArbiterCommand::SetResult { result } => {
+            ArbiterCommand::SetResult { result, force } => {
                 let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
                 // The arbiter states the margin in the ruleset's unit (stones under CN2002).
                 let unit = m.game.setup().ruleset.score_unit();
                 let parsed = GameResult::parse_in(&result, unit)
                     .map_err(|_| RefereeError::BadResult(result))?;
+                if !force && matches!(m.phase, Phase::Playing | Phase::Paused) {
+                    return Err(RefereeError::WrongPhase(
+                        "the game is still in play; ending it with a result needs \"force\": true",
+                    ));
+                }
                 // An arbiter may correct a result (CN2002 22.8-22.9): replace it.
                 m.result = None;
                 self.finish_by(parsed);

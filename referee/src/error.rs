@@ -31,6 +31,19 @@ pub enum RefereeError {
     /// The ruling does not apply to this alert.
     #[error("ruling {0} does not apply to this infraction")]
     BadRuling(String),
+    /// The alert was already ruled on: one alert, one ruling.
+    #[error(
+        "infraction {id} was already ruled on by {by} (now {status}); a ruling is final — \
+         correct its effects with the clock, void/restore or result commands"
+    )]
+    AlreadyRuled {
+        /// The alert.
+        id: String,
+        /// Its status now.
+        status: crate::infraction::InfractionStatus,
+        /// Who ruled.
+        by: String,
+    },
     /// A point name could not be read.
     #[error("bad point {0:?}")]
     BadPoint(String),

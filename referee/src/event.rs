@@ -112,6 +112,11 @@ pub enum EventKind {
         /// The list.
         guidance: Guidance,
     },
+    /// An arbiter acted (the audit trail: who, when, what, the note).
+    ArbiterAction {
+        /// The trail's new entry.
+        entry: crate::audit::AuditEntry,
+    },
     /// The board state changed; fetch it with `Referee::state`.
     StateChanged,
 }

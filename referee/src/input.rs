@@ -222,6 +222,10 @@ pub enum ArbiterCommand {
     SetResult {
         /// The result.
         result: String,
+        /// Needed to end a game still in play (playing or paused); absent in journals
+        /// written before the flag existed, which were applied unconditionally.
+        #[serde(default = "forced_by_default")]
+        force: bool,
     },
     /// Void a move (any stone, not only the last): it counts as a pass; the later
     /// moves are replayed and the command is refused if one becomes illegal.
@@ -234,6 +238,44 @@ pub enum ArbiterCommand {
         /// Its number.
         number: u32,
     },
+}
+
+fn forced_by_default() -> bool {
+    true
+}
+
+impl ArbiterCommand {
+    /// The command's name as the audit trail and the metrics write it.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::StartGame(_) => "start_game",
+            Self::Ruling { .. } => "ruling",
+            Self::Pause => "pause",
+            Self::Resume => "resume",
+            Self::AdjustClock { .. } => "adjust_clock",
+            Self::LateStart { .. } => "late_start",
+            Self::Seal => "seal",
+            Self::Unseal => "unseal",
+            Self::MarkDead { .. } => "mark_dead",
+            Self::ConfirmResult => "confirm_result",
+            Self::ResumePlay { .. } => "resume_play",
+            Self::SetResult { .. } => "set_result",
+            Self::VoidMove { .. } => "void_move",
+            Self::RestoreMove { .. } => "restore_move",
+        }
+    }
+}
+
+/// An arbiter command with who gave it and why: the unit of the audit trail.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ArbiterAct {
+    /// Who gave it: the daemon's label of the arbiter ("arbiter#1"), never a token.
+    pub by: String,
+    /// The arbiter's note for the record.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    /// What to do.
+    pub command: ArbiterCommand,
 }
 
 /// One input of the referee; the daemon stamps each with its receive time.
@@ -276,8 +318,11 @@ pub enum Input {
     },
     /// The deadline from `poll_timeout` passed.
     Timeout,
-    /// An arbiter command.
+    /// An arbiter command without a signature (journals written before
+    /// [`ArbiterAct`] existed, and in-process callers); recorded as by "arbiter".
     Arbiter(ArbiterCommand),
+    /// An arbiter command signed with who gave it and their note.
+    ArbiterAct(ArbiterAct),
 }
 
 #[cfg(test)]
@@ -305,6 +350,14 @@ mod tests {
                 delta_ms: -60_000,
                 by: "arbiter A".into(),
             }),
+            Input::ArbiterAct(ArbiterAct {
+                by: "arbiter#2".into(),
+                note: Some("clock fault".into()),
+                command: ArbiterCommand::SetResult {
+                    result: "B+R".into(),
+                    force: false,
+                },
+            }),
             Input::Timeout,
         ];
         for input in inputs {
@@ -312,6 +365,19 @@ mod tests {
             let back: Input = serde_json::from_str(&json).unwrap();
             assert_eq!(back, input, "{json}");
         }
+    }
+
+    #[test]
+    fn old_journal_results_stay_forced() {
+        let old = r#"{"type":"arbiter","command":"set_result","result":"W+R"}"#;
+        let input: Input = serde_json::from_str(old).unwrap();
+        let Input::Arbiter(ArbiterCommand::SetResult { force, .. }) = input else {
+            panic!("{input:?}");
+        };
+        assert!(
+            force,
+            "a result journaled before `force` existed was applied as given"
+        );
     }
 
     #[test]

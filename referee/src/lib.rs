@@ -17,6 +17,7 @@ mod timestamp;
 
 mod alerts;
 mod arbiter;
+mod audit;
 mod counting;
 mod go;
 mod interpret;
@@ -34,6 +35,7 @@ mod snapshot;
 mod timekeeper;
 mod timeline;
 
+pub use audit::AuditEntry;
 pub use command::{DeviceCommand, Running};
 pub use config::RefereeConfig;
 pub use debounce::{ChatterRule, Debouncer, Feed, Quiet};
@@ -43,7 +45,8 @@ pub use event::{Event, EventKind};
 pub use guidance::{Guidance, StoneAt};
 pub use infraction::{Evidence, Infraction, InfractionId, InfractionKind, InfractionStatus};
 pub use input::{
-    ArbiterCommand, Button, ClockKey, Device, GameSetup, Input, PointChange, Reading, RulingAction,
+    ArbiterAct, ArbiterCommand, Button, ClockKey, Device, GameSetup, Input, PointChange, Reading,
+    RulingAction,
 };
 pub use referee::Referee;
 pub use state::{

@@ -117,6 +117,8 @@ pub(crate) struct Match {
     pub(crate) forfeits: BTreeSet<(Color, Timestamp)>,
     /// When the last `clock` event went out (the tick counts from there).
     pub(crate) clock_published_at: Timestamp,
+    /// Every arbiter action of the game, oldest first.
+    pub(crate) audit: Vec<crate::audit::AuditEntry>,
 }
 
 impl Match {
@@ -168,6 +170,7 @@ impl Match {
             voided: BTreeMap::new(),
             forfeits: BTreeSet::new(),
             clock_published_at: now,
+            audit: Vec::new(),
         }
     }
 

@@ -149,7 +149,12 @@ impl Referee {
                 Ok(())
             }
             Input::Timeout => Ok(()),
-            Input::Arbiter(command) => self.handle_arbiter(command),
+            Input::Arbiter(command) => self.handle_act(crate::input::ArbiterAct {
+                by: "arbiter".into(),
+                note: None,
+                command,
+            }),
+            Input::ArbiterAct(act) => self.handle_act(act),
         }
     }
 

@@ -38,6 +38,7 @@ impl Referee {
             dead_stones: Vec::new(),
             physical,
             guidance: self.guidance.clone(),
+            audit: Vec::new(),
             black: self.config.black.clone(),
             white: self.config.white.clone(),
         };
@@ -73,6 +74,7 @@ impl Referee {
                 .map(|i| go::name(i, self.size))
                 .collect();
         }
+        state.audit.clone_from(&m.audit);
         state.black.clone_from(&m.black);
         state.white.clone_from(&m.white);
     }

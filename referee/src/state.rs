@@ -168,6 +168,9 @@ pub struct BoardState {
     pub physical: String,
     /// What to change on the board to restore the game position (the LED list).
     pub guidance: Guidance,
+    /// Every arbiter action of the game, oldest first (who, when, what, note).
+    #[serde(default)]
+    pub audit: Vec<crate::audit::AuditEntry>,
     /// Players.
     pub black: String,
     /// Players.

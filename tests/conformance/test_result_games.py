@@ -8,7 +8,12 @@ def test_recorded_result_finishes_the_game_and_archives_it(daemon, table):
     game = daemon.state(table.id)["game"]
     sub = MqttSub(f"{daemon.prefix}/boards/{table.id}/state", timeout=30)
     try:
+        # Ending a game still in play takes an explicit force (issue 10): without it, 409 and no change.
         status, body = daemon.http.request("POST", f"/boards/{table.id}/result", {"result": "B+R"}, token=TOKEN)
+        assert status == 409 and "force" in str(body), body
+        assert daemon.state(table.id)["phase"] == "playing"
+        status, body = daemon.http.request(
+            "POST", f"/boards/{table.id}/result", {"result": "B+R", "force": True}, token=TOKEN)
         assert status == 200, body
         assert body["result"] == "B+R" and body["phase"] == "finished", body
         wait_for("a published state with result B+R", lambda: any(

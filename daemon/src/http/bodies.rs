@@ -1,4 +1,11 @@
-//! Arbiter request bodies of api.md as strict typed structs, and the extractor that reads them.
+//! Arbiter request bodies of api.md as strict typed structs, their checks, and the extractor that reads them.
+//!
+//! Every body accepts an optional `note` for the audit trail; `convert` turns a
+//! body into the referee's typed `ArbiterCommand`.
+
+mod convert;
+#[cfg(test)]
+mod tests;
 
 use std::str::FromStr;
 use std::sync::Arc;
@@ -7,7 +14,6 @@ use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::{StatusCode, header};
 use goban_referee::clock::TimeControl;
-use goban_rules::GameResult;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -73,6 +79,17 @@ pub(crate) struct StartGameBody {
     /// Event name for the SGF `EV`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) event: Option<String>,
+    /// Black places the handicap stones freely (needs `handicap` 2 or more); the
+    /// referee reads them off the board as Black's first stones.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) free_handicap: Option<bool>,
+    /// Needed to start over a game still in play (playing, paused or counting):
+    /// that game is abandoned without a result. Without it such a request is a 409.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) force: Option<bool>,
+    /// The arbiter's note for the audit trail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) note: Option<String>,
 }
 
 /// Whole-board repetition rule.
@@ -87,15 +104,16 @@ pub(crate) enum KoRule {
     Situational,
 }
 
-/// An arbiter's decision on an alert.
+/// An arbiter's decision on an alert (docs/referee.md "Rulings").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum RulingAction {
-    /// The infraction happened; apply the advised sanction.
+    /// The infraction happened: apply the sanction its article gives (the same as `sanction`).
     Confirm,
-    /// The infraction happened; apply the sanction (when the tournament only advises).
+    /// The infraction happened: apply the sanction its article gives.
     Sanction,
-    /// No infraction: close the alert without effect.
+    /// No infraction: close the alert; an applied sanction is undone (its warning
+    /// withdrawn, a loss it caused lifted).
     Dismiss,
     /// `time_forfeit` only: turn the flag fall into a pass and play on (CN2002 22.5).
     Convert,
@@ -117,15 +135,26 @@ pub(crate) struct RulingBody {
 #[serde(tag = "action", rename_all = "snake_case", deny_unknown_fields)]
 pub(crate) enum ClockBody {
     /// Stop both clocks.
-    Pause {},
+    Pause {
+        /// The arbiter's note for the audit trail.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+    },
     /// Restart the clock of the side to move.
-    Resume {},
+    Resume {
+        /// The arbiter's note for the audit trail.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
+    },
     /// Add (positive) or remove (negative) time from one side.
     Adjust {
         /// Whose time.
         color: Color,
         /// Milliseconds to add, negative to remove; at most one day either way.
         delta_ms: i64,
+        /// Why (a clock fault, CN2002 22.8-22.9), for the audit trail and the SGF.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        note: Option<String>,
     },
 }
 
@@ -138,21 +167,81 @@ pub(crate) struct DeadStonesBody {
     pub(crate) points: Vec<String>,
     /// True marks dead, false unmarks.
     pub(crate) dead: bool,
+    /// The arbiter's note for the audit trail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) note: Option<String>,
 }
 
 /// `POST /boards/{board}/result`: the result in SGF `RE` form.
+///
+/// Only what the game's ruleset can produce is accepted (a 400 otherwise):
+/// `B+R`, `W+T`, `B+F` (forfeit), `0` (draw), `Void` (no result), or a margin
+/// in the ruleset's unit that is not larger than the board: stones in steps
+/// of 0.25 under cn2002 and historical, points in steps of 0.5 under jk and ing.
 #[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ResultBody {
-    /// E.g. `B+R`, `W+6.5`, `B+0.75` (CN2002 stones), `W+T`, `0`.
+    /// E.g. `B+R`, `W+6.5` (points), `B+0.75` (CN2002 stones), `W+T`, `0`.
     #[schema(example = "B+R")]
     pub(crate) result: String,
+    /// Needed to end a game still in play (playing or paused); without it such a
+    /// request is a 409. During counting or after the end, a result is set or corrected freely.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) force: Option<bool>,
+    /// The arbiter's note for the audit trail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) note: Option<String>,
+}
+
+/// A body with only the arbiter's note: void, restore, seal, unseal (may be empty).
+#[derive(Clone, Debug, Default, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct NoteBody {
+    /// The arbiter's note for the audit trail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) note: Option<String>,
+}
+
+/// `POST /boards/{board}/late-start`: a player arrived after the clock started (CN2002 22.1-22.4).
+///
+/// The absence is deducted twice over (the part the player's own clock ran counts
+/// once, the rest is taken on top); beyond the venue's limit (15 minutes on the same
+/// site, 60 minutes apart) a `late_start` alert advises the loss, applied at once
+/// when the tournament sanctions `late_start` automatically.
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct LateStartBody {
+    /// The late player.
+    pub(crate) color: Color,
+    /// How long they were absent, in ms (1 ms to 1 day).
+    #[schema(example = 300_000)]
+    pub(crate) absent_ms: u64,
+    /// The arbiter's note for the audit trail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) note: Option<String>,
+}
+
+/// `POST /boards/{board}/resume-play`: the players dispute dead stones during counting (CN2002 21.4).
+#[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub(crate) struct ResumePlayBody {
+    /// The side that claims the stones are dead: it moves first.
+    pub(crate) first: Color,
+    /// The arbiter's note for the audit trail.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) note: Option<String>,
 }
 
 /// Longest player name or note accepted.
 const MAX_TEXT: usize = 200;
 /// Largest clock adjustment: one day.
 const MAX_ADJUST_MS: i64 = 86_400_000;
+/// Longest note accepted.
+const MAX_NOTE: usize = 4 * MAX_TEXT;
+
+fn check_note(note: Option<&str>) -> Result<(), ApiError> {
+    check_text("note", note, MAX_NOTE)
+}
 
 fn check_text(field: &str, text: Option<&str>, max: usize) -> Result<(), ApiError> {
     match text {
@@ -190,6 +279,12 @@ impl Validate for StartGameBody {
             )));
         }
         check_text("event", self.event.as_deref(), MAX_TEXT)?;
+        check_note(self.note.as_deref())?;
+        if self.free_handicap == Some(true) && self.handicap.unwrap_or(0) < 2 {
+            return Err(ApiError::bad_body(
+                "free_handicap: needs handicap 2 or more",
+            ));
+        }
         if let Some(time_control) = &self.time_control {
             // The referee's parser: one grammar for config and API (api.md "Time control strings").
             TimeControl::from_str(time_control)
@@ -201,7 +296,31 @@ impl Validate for StartGameBody {
 
 impl Validate for RulingBody {
     fn validate(&self) -> Result<(), ApiError> {
-        check_text("note", self.note.as_deref(), 4 * MAX_TEXT)
+        check_note(self.note.as_deref())
+    }
+}
+
+impl Validate for NoteBody {
+    fn validate(&self) -> Result<(), ApiError> {
+        check_note(self.note.as_deref())
+    }
+}
+
+impl Validate for LateStartBody {
+    fn validate(&self) -> Result<(), ApiError> {
+        if self.absent_ms == 0 || self.absent_ms > MAX_ADJUST_MS.unsigned_abs() {
+            return Err(ApiError::bad_body(format!(
+                "absent_ms: {} must be between 1 and {MAX_ADJUST_MS}",
+                self.absent_ms
+            )));
+        }
+        check_note(self.note.as_deref())
+    }
+}
+
+impl Validate for ResumePlayBody {
+    fn validate(&self) -> Result<(), ApiError> {
+        check_note(self.note.as_deref())
     }
 }
 
@@ -213,7 +332,9 @@ impl Validate for ClockBody {
                     "delta_ms: {delta_ms} must be non-zero and within ±{MAX_ADJUST_MS}"
                 )))
             }
-            _ => Ok(()),
+            Self::Pause { note } | Self::Resume { note } | Self::Adjust { note, .. } => {
+                check_note(note.as_deref())
+            }
         }
     }
 }
@@ -223,7 +344,7 @@ impl Validate for DeadStonesBody {
         if self.points.is_empty() || self.points.len() > 625 {
             return Err(ApiError::bad_body("points: give between 1 and 625 points"));
         }
-        Ok(())
+        check_note(self.note.as_deref())
     }
 }
 
@@ -240,10 +361,11 @@ impl DeadStonesBody {
 
 impl Validate for ResultBody {
     fn validate(&self) -> Result<(), ApiError> {
-        // The rules crate's reader: the same forms the runtime and SGF import accept.
-        GameResult::parse_sgf(&self.result)
+        // The form alone here; what the board and ruleset allow is checked against the game.
+        grammar::parse_result(&self.result)
             .map(drop)
-            .map_err(|why| ApiError::bad_body(format!("result: {why}")))
+            .map_err(|why| ApiError::bad_body(format!("result: {why}")))?;
+        check_note(self.note.as_deref())
     }
 }
 
@@ -279,6 +401,10 @@ where
         if !bytes.is_empty() && !json_type {
             return Err(ApiError::UnsupportedMediaType);
         }
+        // serde reads a struct from an array too (`[]` would be an empty body): only objects.
+        if text.iter().find(|b| !b.is_ascii_whitespace()) != Some(&b'{') {
+            return Err(ApiError::bad_body("the body must be a JSON object"));
+        }
         let value: T = serde_json::from_slice(text).map_err(|error| ApiError::BadBody {
             message: error.to_string(),
             detail: json!({ "line": error.line(), "column": error.column() }),
@@ -298,112 +424,4 @@ fn is_json(content_type: &str) -> bool {
         .to_ascii_lowercase();
     essence == "application/json"
         || (essence.starts_with("application/") && essence.ends_with("+json"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn build<T: DeserializeOwned + Validate>(text: &str) -> Result<T, String> {
-        let value: T = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        value.validate().map_err(|e| e.to_string())?;
-        Ok(value)
-    }
-
-    #[test]
-    fn clock_bodies_of_api_md() {
-        assert_eq!(
-            build::<ClockBody>(r#"{"action":"pause"}"#),
-            Ok(ClockBody::Pause {})
-        );
-        assert_eq!(
-            build::<ClockBody>(r#"{"action":"resume"}"#),
-            Ok(ClockBody::Resume {})
-        );
-        let adjust = r#"{"action":"adjust","color":"black","delta_ms":-60000}"#;
-        assert_eq!(
-            build::<ClockBody>(adjust),
-            Ok(ClockBody::Adjust {
-                color: Color::Black,
-                delta_ms: -60000
-            })
-        );
-        let back = serde_json::to_value(ClockBody::Adjust {
-            color: Color::White,
-            delta_ms: 5,
-        })
-        .unwrap();
-        assert_eq!(
-            back,
-            json!({"action": "adjust", "color": "white", "delta_ms": 5})
-        );
-    }
-
-    #[test]
-    fn clock_bodies_refuse_extras_and_nonsense() {
-        for bad in [
-            r#"{"action":"pause","color":"black"}"#,
-            r#"{"action":"stop"}"#,
-            r#"{"action":"adjust","color":"black"}"#,
-            r#"{"action":"adjust","color":"red","delta_ms":1}"#,
-            r#"{"action":"adjust","color":"black","delta_ms":0}"#,
-            r#"{"action":"adjust","color":"black","delta_ms":1.5}"#,
-            r#"{"action":"adjust","color":"black","delta_ms":-90000000000}"#,
-            r#"{}"#,
-        ] {
-            assert!(build::<ClockBody>(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn game_body_is_optional_but_strict() {
-        let empty = build::<StartGameBody>("{}").unwrap();
-        assert_eq!(serde_json::to_value(empty).unwrap(), json!({}));
-        let full = r#"{"black":"A","white":"B","ruleset":"cn2002","komi":7.5,"handicap":0,
-            "time_control":"byoyomi-cn:main=60m,reserve=5","colours_fixed":true,
-            "ko_rule":"situational","event":"City Open"}"#;
-        assert!(build::<StartGameBody>(full).is_ok());
-        for bad in [
-            r#"{"blak":"A"}"#,
-            r#"{"ruleset":"aga"}"#,
-            r#"{"komi":7.3}"#,
-            r#"{"komi":"7.5"}"#,
-            r#"{"handicap":10}"#,
-            r#"{"handicap":-1}"#,
-            r#"{"time_control":"sudden death"}"#,
-            r#"{"time_control":"byoyomi-cn:main=60"}"#,
-            r#"{"ko_rule":"superko"}"#,
-            r#"{"black":"a\u0000b"}"#,
-        ] {
-            assert!(build::<StartGameBody>(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn ruling_dead_stones_and_result_bodies() {
-        assert!(build::<RulingBody>(r#"{"action":"dismiss","note":"hand slipped"}"#).is_ok());
-        assert!(build::<RulingBody>(r#"{"action":"convert"}"#).is_ok());
-        assert!(build::<RulingBody>(r#"{"action":"void"}"#).is_err());
-        assert!(build::<RulingBody>(r#"{"note":"x"}"#).is_err());
-        let dead = build::<DeadStonesBody>(r#"{"points":["d4","Q16"],"dead":true}"#).unwrap();
-        assert_eq!(dead.normalise(19).unwrap().points, vec!["D4", "Q16"]);
-        assert!(build::<DeadStonesBody>(r#"{"points":[],"dead":true}"#).is_err());
-        assert!(build::<DeadStonesBody>(r#"{"points":["D4"]}"#).is_err());
-        let far = build::<DeadStonesBody>(r#"{"points":["Q16"],"dead":true}"#).unwrap();
-        assert!(far.normalise(9).is_err());
-        assert!(build::<ResultBody>(r#"{"result":"B+R"}"#).is_ok());
-        assert!(build::<ResultBody>(r#"{"result":"W+6.5"}"#).is_ok());
-        assert!(build::<ResultBody>(r#"{"result":"black"}"#).is_err());
-        assert!(build::<ResultBody>(r#"{"result":"B+X"}"#).is_err());
-        assert!(build::<ResultBody>(r#"{"result":"W+-3"}"#).is_err());
-    }
-
-    #[test]
-    fn json_content_types() {
-        assert!(is_json("application/json"));
-        assert!(is_json("Application/JSON; charset=utf-8"));
-        assert!(is_json("application/merge-patch+json"));
-        assert!(!is_json("text/plain"));
-        assert!(!is_json("application/x-www-form-urlencoded"));
-    }
 }

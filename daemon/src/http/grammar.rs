@@ -1,7 +1,10 @@
-//! The point notation of api.md checked at the door (letters and numbers, I skipped).
+//! The point notation of api.md checked at the door (letters and numbers, I skipped), and
+//! results checked against what the game's ruleset and board can produce.
 //!
 //! Time controls and results are parsed by the referee's and the rules' own
 //! parsers, so the API, the config and the runtime share one grammar.
+
+use goban_rules::{GameResult, Ruleset, WinBy};
 
 /// Column letters in wire-protocol order: A..Z without I.
 const COLUMNS: &str = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
@@ -25,9 +28,93 @@ pub(crate) fn normalise_point(text: &str, size: u32) -> Result<String, String> {
     Ok(upper)
 }
 
+/// Reads a result in SGF `RE` form, refusing the unknown result `?`: an arbiter names one.
+pub(crate) fn parse_result(text: &str) -> Result<GameResult, String> {
+    let known = "give B+R, W+T, B+F, a margin like W+6.5, 0 (draw) or Void (no result)";
+    match GameResult::parse_sgf(text) {
+        Ok(GameResult::Unknown) | Err(_) => Err(format!("{text:?} is not a result: {known}")),
+        Ok(result) => Ok(result),
+    }
+}
+
+/// The step of a margin under `ruleset`, in its unit, the unit's name and the ruleset's.
+fn margin_step(ruleset: Ruleset) -> (f64, &'static str, &'static str) {
+    match ruleset {
+        // CN2002 9, 11: stones, quarter stones through the 3 3/4 komi and half dame.
+        Ruleset::Cn2002 => (0.25, "stones", "cn2002"),
+        Ruleset::Historical => (0.25, "stones", "historical"),
+        // Territory (jk) and Ing area: whole points, half points through komi.
+        Ruleset::Jk => (0.5, "points", "jk"),
+        Ruleset::Ing => (0.5, "points", "ing"),
+    }
+}
+
+/// Checks that `result` is one the game's ruleset can produce on a `size` board with `komi` (points).
+pub(crate) fn check_result(
+    result: &GameResult,
+    ruleset: Ruleset,
+    size: u32,
+    komi: f64,
+) -> Result<(), String> {
+    let GameResult::Win {
+        by: WinBy::Score(margin),
+        ..
+    } = *result
+    else {
+        return Ok(());
+    };
+    // The number as the arbiter wrote it, in the ruleset's unit (the state's `result` form).
+    let margin = margin.value();
+    let (step, unit, name) = margin_step(ruleset);
+    let points = f64::from(size * size) + komi.abs();
+    let largest = if unit == "stones" {
+        points / 2.0
+    } else {
+        points
+    };
+    if margin <= 0.0 {
+        return Err("a margin of 0 is a draw: give 0".into());
+    }
+    if (margin / step).fract() != 0.0 {
+        return Err(format!(
+            "{margin} {unit}: under {name} margins come in steps of {step} {unit}"
+        ));
+    }
+    if margin > largest {
+        return Err(format!(
+            "{margin} {unit} is more than a {size}x{size} board allows ({largest} at most)"
+        ));
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn check(text: &str, ruleset: Ruleset, size: u32) -> Result<(), String> {
+        check_result(&parse_result(text)?, ruleset, size, ruleset.default_komi())
+    }
+
+    #[test]
+    fn results_follow_the_ruleset_and_the_board() {
+        assert!(check("B+0.75", Ruleset::Cn2002, 19).is_ok());
+        assert!(check("W+0.25", Ruleset::Cn2002, 19).is_ok());
+        assert!(check("B+0.3", Ruleset::Cn2002, 19).is_err());
+        assert!(check("W+6.5", Ruleset::Jk, 19).is_ok());
+        assert!(check("W+6.25", Ruleset::Jk, 19).is_err());
+        assert!(check("W+1000000", Ruleset::Cn2002, 19).is_err());
+        assert!(check("B+185", Ruleset::Cn2002, 19).is_err());
+        assert!(check("B+176.75", Ruleset::Cn2002, 19).is_ok());
+        assert!(check("B+90", Ruleset::Jk, 9).is_err());
+        assert!(check("B+0", Ruleset::Jk, 19).is_err());
+        for code in ["B+R", "W+T", "B+F", "0", "Void", "W+Resign"] {
+            assert!(check(code, Ruleset::Jk, 9).is_ok(), "{code}");
+        }
+        for bad in ["?", "", "B+X", "black", "W+-3", "B+inf"] {
+            assert!(parse_result(bad).is_err(), "{bad}");
+        }
+    }
 
     #[test]
     fn points_skip_i_and_respect_size() {

@@ -6,7 +6,6 @@
 
 mod auth;
 mod bodies;
-mod command;
 mod error;
 mod grammar;
 mod metrics;

@@ -8,12 +8,13 @@ use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 use super::bodies::{
-    ClockBody, Color, DeadStonesBody, KoRule, ResultBody, Ruleset, RulingAction, RulingBody,
-    StartGameBody,
+    ClockBody, Color, DeadStonesBody, KoRule, LateStartBody, NoteBody, ResultBody, ResumePlayBody,
+    Ruleset, RulingAction, RulingBody, StartGameBody,
 };
 use super::routes::{arbiter, boards, games};
 use super::schema::{
-    BoardHealth, BoardList, BoardState, ErrorBody, GameList, Health, Infraction, MoveRecord,
+    AuditEntry, AuditList, BoardHealth, BoardList, BoardState, ErrorBody, Evidence, GameList,
+    Health, Infraction, MoveRecord,
 };
 use super::{metrics, sse};
 
@@ -38,6 +39,13 @@ use super::{metrics, sse};
         arbiter::handle_clock,
         arbiter::handle_dead_stones,
         arbiter::handle_result,
+        arbiter::handle_void,
+        arbiter::handle_restore,
+        arbiter::handle_late_start,
+        arbiter::handle_seal,
+        arbiter::handle_unseal,
+        arbiter::handle_resume_play,
+        arbiter::handle_audit,
         games::handle_games,
         games::handle_game,
         games::handle_game_sgf,
@@ -47,6 +55,7 @@ use super::{metrics, sse};
     components(schemas(
         BoardState, MoveRecord, Infraction, BoardList, GameList, Health, BoardHealth, ErrorBody,
         StartGameBody, RulingBody, RulingAction, ClockBody, DeadStonesBody, ResultBody, Color, Ruleset, KoRule,
+        NoteBody, LateStartBody, ResumePlayBody, Evidence, AuditEntry, AuditList,
     )),
     modifiers(&ArbiterAuth),
     tags(

@@ -86,11 +86,67 @@ pub(crate) struct Infraction {
     move_number: u32,
     /// Points involved.
     points: Vec<String>,
-    /// `open`, `confirmed`, `sanctioned`, `dismissed`.
+    /// `open`, `confirmed` (legacy: closed without sanction), `sanctioned`, `dismissed`, `converted`
+    /// (a time forfeit turned into a pass, CN2002 22.5). Only an `open` alert takes a ruling.
     #[schema(example = "open")]
     status: String,
     /// RFC 3339 UTC with milliseconds.
     at: String,
+    /// The sanction the article gives, in words.
+    #[schema(
+        example = "one warning, the dead stones are removed, the clock is not changed (CN2002 18.2)"
+    )]
+    sanction: String,
+    /// Whether that sanction is in effect (a dismissal undoes it).
+    sanction_applied: bool,
+    /// What the sensors and the clock showed, oldest first.
+    evidence: Vec<Evidence>,
+    /// The arbiter's note from the ruling, if any.
+    note: Option<String>,
+}
+
+/// One line of an alert's evidence.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct Evidence {
+    /// RFC 3339 UTC with milliseconds.
+    at: String,
+    /// What the sensors or the clock showed, in words.
+    what: String,
+}
+
+/// One arbiter action of the audit trail: who, when, what, the note.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct AuditEntry {
+    /// 1-based position in the game's trail.
+    number: u32,
+    /// When it took effect, RFC 3339.
+    at: String,
+    /// The arbiter, by the index of their token (`arbiter#1`), never the token.
+    #[schema(example = "arbiter#1")]
+    by: String,
+    /// The command: `start_game`, `ruling`, `pause`, `resume`, `adjust_clock`, `late_start`,
+    /// `seal`, `unseal`, `mark_dead`, `mark_seki`, `confirm_result`, `resume_play`, `set_result`,
+    /// `void_move`, `restore_move`.
+    #[schema(example = "adjust_clock")]
+    action: String,
+    /// What was done, in words.
+    #[schema(example = "1 min taken from White's clock (CN2002 22.8-22.9)")]
+    what: String,
+    /// The last move's number when it happened (its SGF node).
+    move_number: u32,
+    /// The arbiter's note.
+    note: Option<String>,
+}
+
+/// GET /boards/{board}/audit: the current game's audit trail.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct AuditList {
+    /// Board id.
+    board: String,
+    /// Game id, null before the first game.
+    game: Option<String>,
+    /// Every arbiter action, oldest first.
+    audit: Vec<AuditEntry>,
 }
 
 /// Connection state of the devices.
@@ -144,6 +200,8 @@ pub(crate) struct BoardState {
     phase: String,
     /// SGF `RE` form, e.g. `B+0.75`, `W+6.5`, `B+R`, `W+T`; null while playing.
     result: Option<String>,
+    /// Every arbiter action of the game, oldest first.
+    audit: Vec<AuditEntry>,
 }
 
 /// GET /boards: one summary per board, fields copied from its (possibly delayed) state.

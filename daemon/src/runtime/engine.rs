@@ -64,7 +64,8 @@ pub(crate) fn referee_config(board: &BoardConfig, defaults: &RefereeDefaults) ->
             Ruleset::Ing => goban_rules::Ruleset::Ing,
             Ruleset::Historical => goban_rules::Ruleset::Historical,
         },
-        komi: Some(board.komi()),
+        // Only a komi the config names: otherwise the game's own ruleset gives it (jk 6.5, ing 8).
+        komi: board.komi,
         time_control: board.time_control.parsed(),
         black: board.black.clone(),
         white: board.white.clone(),
@@ -157,6 +158,8 @@ pub(crate) fn topic_of(kind: &EventKind) -> Option<Topic> {
             Some(Topic::Clock)
         }
         EventKind::Device { .. } => Some(Topic::Device),
+        // The trail is in the state (`audit`) and at GET /boards/{board}/audit.
+        EventKind::ArbiterAction { .. } => None,
         EventKind::Phase { .. }
         | EventKind::Result { .. }
         | EventKind::Guidance { .. }

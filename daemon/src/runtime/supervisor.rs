@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use goban_hardware::{LinkEvent, LinkHandle};
 use goban_protocol::DeviceKind;
-use goban_referee::{ArbiterCommand, DeviceCommand, GameSetup, Input};
+use goban_referee::{ArbiterAct, ArbiterCommand, DeviceCommand, GameSetup, Input};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -50,7 +50,14 @@ pub(crate) async fn run(
             .map(|(port, (_, kinds))| (port.clone(), kinds.clone())),
     );
     if autostart && !ledger.has_game() {
-        let _ = start_game(&mut ledger, &wiring, GameSetup::default()).await;
+        let _ = start_game(
+            &mut ledger,
+            &wiring,
+            GameSetup::default(),
+            "autostart".into(),
+            None,
+        )
+        .await;
     }
     loop {
         let deadline = ledger.poll_timeout().map(|at| wiring.clock.instant_of(at));
@@ -121,11 +128,15 @@ fn port_of(event: &LinkEvent) -> Option<&str> {
 
 async fn on_request(ledger: &mut Ledger, wiring: &Wiring, msg: ControlMsg) {
     let ControlMsg { request, reply } = msg;
-    tracing::info!(who = %request.who, note = request.note.as_deref().unwrap_or(""), "arbiter request");
-    let answer = match request.command {
-        ArbiterCommand::StartGame(setup) => start_game(ledger, wiring, setup).await,
-        command => ledger
-            .handle(wiring.clock.now_ms(), Input::Arbiter(command))
+    tracing::info!(who = %request.by, note = request.note.as_deref().unwrap_or(""), "arbiter request");
+    let answer = match request {
+        ArbiterAct {
+            command: ArbiterCommand::StartGame(setup),
+            by,
+            note,
+        } => start_game(ledger, wiring, setup, by, note).await,
+        act => ledger
+            .handle(wiring.clock.now_ms(), Input::ArbiterAct(act))
             .map_err(|err| RequestError::Rejected(err.to_string())),
     };
     // Refused commands are journaled too: the referee advanced its timers before refusing.
@@ -143,6 +154,8 @@ async fn start_game(
     ledger: &mut Ledger,
     wiring: &Wiring,
     mut setup: GameSetup,
+    by: String,
+    note: Option<String>,
 ) -> Result<(), RequestError> {
     if ledger.has_game() {
         if !commit(ledger.rotate(), wiring).await {
@@ -163,8 +176,13 @@ async fn start_game(
     let now = wiring.clock.now_ms();
     // The daemon names games; a client-chosen id could collide with the archive.
     setup.game = Some(game_id(now, ledger.id(), ledger.epoch()));
+    let act = ArbiterAct {
+        by,
+        note,
+        command: ArbiterCommand::StartGame(setup),
+    };
     ledger
-        .handle(now, Input::Arbiter(ArbiterCommand::StartGame(setup)))
+        .handle(now, Input::ArbiterAct(act))
         .map_err(|err| RequestError::Rejected(err.to_string()))
 }
 

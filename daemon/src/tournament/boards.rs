@@ -69,7 +69,7 @@ pub(crate) async fn start(
         .ok_or_else(|| format!("unknown board {board}"))?;
     let request = ArbiterRequest {
         command: ArbiterCommand::StartGame(setup),
-        who: "tournament".to_owned(),
+        by: "tournament".to_owned(),
         note: None,
     };
     let view = control.request(request).await.map_err(|e| e.to_string())?;

@@ -22,7 +22,7 @@ impl std::fmt::Display for InfractionId {
 pub enum InfractionStatus {
     /// Raised, waiting for the arbiter.
     Open,
-    /// The arbiter confirmed it (no further sanction).
+    /// The arbiter confirmed it: the sanction the article gives is applied (as `sanctioned`).
     Confirmed,
     /// The sanction was applied (automatically or by ruling).
     Sanctioned,
@@ -30,6 +30,25 @@ pub enum InfractionStatus {
     Dismissed,
     /// `time_forfeit` converted into a pass (CN2002 22.5).
     Converted,
+}
+
+impl InfractionStatus {
+    /// The api.md word: `open`, `confirmed`, `sanctioned`, `dismissed`, `converted`.
+    pub fn word(self) -> &'static str {
+        match self {
+            Self::Open => "open",
+            Self::Confirmed => "confirmed",
+            Self::Sanctioned => "sanctioned",
+            Self::Dismissed => "dismissed",
+            Self::Converted => "converted",
+        }
+    }
+}
+
+impl std::fmt::Display for InfractionStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.word())
+    }
 }
 
 /// One line of an alert's evidence timeline.
@@ -69,4 +88,8 @@ pub struct Infraction {
     /// The arbiter's note, if any.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub note: String,
+    /// Who ruled on it ("arbiter#1"); an alert takes one ruling. `None` while open
+    /// or only sanctioned automatically.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ruled_by: Option<String>,
 }

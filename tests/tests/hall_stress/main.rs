@@ -189,7 +189,13 @@ fn play_series(games: [&CorpusGame; 3], plan: &Plan, series: Series, seed: u64) 
             // after the referee's pass decision (4 s by default).
             t += 8_000;
             let result = "0".to_owned();
-            cues.push((t, Cue::Arbiter(ArbiterCommand::SetResult { result })));
+            cues.push((
+                t,
+                Cue::Arbiter(ArbiterCommand::SetResult {
+                    result,
+                    force: true,
+                }),
+            ));
         }
         timelines.push(tl.duration());
         last = Some(tl);

@@ -1,24 +1,81 @@
-//! Arbiter requests: start a game, rule on an alert, run the clock, mark dead stones, set the result.
+//! Arbiter requests: start a game, rule on an alert, run the clock, void and restore moves,
+//! late start, seal, dead stones, resume play, the result; and the game's audit trail.
 //!
 //! Each handler authenticates first, reads its body strictly, checks what it can
-//! against the live state, then hands one `ArbiterRequest` to the board's runtime,
-//! which journals it before any effect; bad input never reaches the runtime.
+//! against the live state, then hands one signed `ArbiterAct` (the referee's typed
+//! command, who, the note) to the board's runtime, which journals it before any
+//! effect; bad input never reaches the runtime.
 
 use std::sync::Arc;
 
+use axum::Json;
 use axum::extract::{Path, State};
-use goban_referee::ArbiterCommand;
+use goban_referee::{ArbiterAct, ArbiterCommand, AuditEntry};
+use serde::Deserialize;
+use serde_json::{Value, json};
 
 use super::boards::FullState;
 use crate::http::App;
-use crate::http::auth::{Arbiter, Identity};
-use crate::http::bodies::{Body, ClockBody, DeadStonesBody, ResultBody, RulingBody, StartGameBody};
-use crate::http::command::kind_of;
+use crate::http::auth::{Arbiter, Identity, Viewer};
+use crate::http::bodies::{
+    Body, ClockBody, DeadStonesBody, LateStartBody, NoteBody, ResultBody, ResumePlayBody,
+    RulingBody, StartGameBody,
+};
 use crate::http::error::ApiError;
-use crate::hub::ArbiterRequest;
+use crate::http::grammar;
 
 /// Largest board of the letters-and-numbers notation (A..Z without I).
 const MAX_SIZE: u32 = 25;
+
+/// What the checks at the door read from the live state.
+#[derive(Deserialize)]
+struct Live {
+    #[serde(default)]
+    phase: Option<String>,
+    #[serde(default)]
+    ruleset: Option<goban_rules::Ruleset>,
+    #[serde(default)]
+    size: Option<u32>,
+    #[serde(default)]
+    komi: Option<f64>,
+    #[serde(default)]
+    infractions: Vec<LiveInfraction>,
+}
+
+#[derive(Deserialize)]
+struct LiveInfraction {
+    id: String,
+}
+
+fn live(app: &App, board: &str) -> Result<Live, ApiError> {
+    let view = app
+        .hub
+        .view(board)
+        .ok_or_else(|| ApiError::UnknownBoard(board.to_owned()))?;
+    // The state is the referee's own serialisation; a field it lacks reads as absent.
+    Ok(
+        serde_json::from_slice::<Live>(view.full.as_str().as_bytes()).unwrap_or(Live {
+            phase: None,
+            ruleset: None,
+            size: None,
+            komi: None,
+            infractions: Vec::new(),
+        }),
+    )
+}
+
+impl Live {
+    fn size(&self) -> u32 {
+        self.size.unwrap_or(19).clamp(2, MAX_SIZE)
+    }
+
+    fn in_progress(&self) -> bool {
+        matches!(
+            self.phase.as_deref(),
+            Some("playing" | "paused" | "counting")
+        )
+    }
+}
 
 /// POST /boards/{board}/game: start a new game and its clock.
 #[utoipa::path(
@@ -27,13 +84,15 @@ const MAX_SIZE: u32 = 25;
     tag = "arbiter",
     security(("arbiter" = [])),
     params(("board" = String, Path, description = "Board id")),
-    request_body(content = StartGameBody, description = "Every field optional; defaults from the board's config"),
+    request_body(content = StartGameBody, description = "Every field optional; defaults from the board's config. \
+        Komi defaults to the config's, else to the ruleset's (cn2002 7.5, jk 6.5, ing 8, historical 0). \
+        Over a game still in play (playing, paused, counting) it needs \"force\": true, else 409."),
     responses(
         (status = 200, description = "The new board state", body = crate::http::schema::BoardState),
-        (status = 400, description = "Bad body", body = crate::http::schema::ErrorBody),
+        (status = 400, description = "Bad body (not a JSON object, unknown field, value out of range)", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
-        (status = 409, description = "Refused by the game (e.g. wrong phase)", body = crate::http::schema::ErrorBody),
+        (status = 409, description = "A game is in progress and \"force\" is not true, or refused by the game", body = crate::http::schema::ErrorBody),
         (status = 413, description = "Body too large", body = crate::http::schema::ErrorBody),
         (status = 415, description = "Not JSON", body = crate::http::schema::ErrorBody),
     )
@@ -44,23 +103,34 @@ pub(crate) async fn handle_start_game(
     Path(board): Path<String>,
     Body(body): Body<StartGameBody>,
 ) -> Result<FullState, ApiError> {
-    submit(&app, &board, who, body.command()).await
+    let live = live(&app, &board)?;
+    if live.in_progress() && body.force != Some(true) {
+        return Err(ApiError::Rejected(format!(
+            "a game is in progress on {board} (phase {}); starting another abandons it \
+             without a result: send \"force\": true to do so",
+            live.phase.as_deref().unwrap_or("unknown")
+        )));
+    }
+    submit(&app, &board, who, body.command(), body.note.clone()).await
 }
 
-/// POST /boards/{board}/infractions/{id}/ruling: confirm, sanction or dismiss an alert.
+/// POST /boards/{board}/infractions/{id}/ruling: confirm, sanction, dismiss or convert an alert.
 #[utoipa::path(
     post,
     path = "/api/v1/boards/{board}/infractions/{id}/ruling",
     tag = "arbiter",
     security(("arbiter" = [])),
     params(("board" = String, Path, description = "Board id"), ("id" = String, Path, description = "Infraction id")),
-    request_body(content = RulingBody),
+    request_body(content = RulingBody, description = "`confirm` and `sanction` apply the sanction the article gives \
+        (a warning, a void move, a loss); `dismiss` closes the alert and undoes a sanction already applied; \
+        `convert` turns a time forfeit into a pass (CN2002 22.5). An alert takes one ruling: \
+        a ruling on a closed alert is a 409 saying how it was closed."),
     responses(
         (status = 200, description = "The new board state", body = crate::http::schema::BoardState),
         (status = 400, description = "Bad body", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board or infraction", body = crate::http::schema::ErrorBody),
-        (status = 409, description = "Refused by the game", body = crate::http::schema::ErrorBody),
+        (status = 409, description = "The alert is closed, or the ruling does not apply to it", body = crate::http::schema::ErrorBody),
     )
 )]
 pub(crate) async fn handle_ruling(
@@ -69,15 +139,10 @@ pub(crate) async fn handle_ruling(
     Path((board, id)): Path<(String, String)>,
     Body(body): Body<RulingBody>,
 ) -> Result<FullState, ApiError> {
-    let view = app
-        .hub
-        .view(&board)
-        .ok_or_else(|| ApiError::UnknownBoard(board.clone()))?;
-    let known = view.state.infractions.iter().any(|i| i.id.0 == id);
-    if !known {
+    if !live(&app, &board)?.infractions.iter().any(|i| i.id == id) {
         return Err(ApiError::UnknownInfraction(id));
     }
-    submit(&app, &board, who, body.command(id)).await
+    submit(&app, &board, who, body.command(id), body.note.clone()).await
 }
 
 /// POST /boards/{board}/clock: pause, resume or adjust time (CN2002 14, 22.8-22.9).
@@ -103,7 +168,7 @@ pub(crate) async fn handle_clock(
     Body(body): Body<ClockBody>,
 ) -> Result<FullState, ApiError> {
     let command = body.command(who.name());
-    submit(&app, &board, who, command).await
+    submit(&app, &board, who, command, body.note()).await
 }
 
 /// POST /boards/{board}/dead-stones: mark or unmark dead groups (CN2002 counting).
@@ -128,13 +193,8 @@ pub(crate) async fn handle_dead_stones(
     Path(board): Path<String>,
     Body(body): Body<DeadStonesBody>,
 ) -> Result<FullState, ApiError> {
-    let view = app
-        .hub
-        .view(&board)
-        .ok_or_else(|| ApiError::UnknownBoard(board.clone()))?;
-    let size = u32::from(view.state.size).clamp(2, MAX_SIZE);
-    let body = body.normalise(size)?;
-    submit(&app, &board, who, body.command()).await
+    let body = body.normalise(live(&app, &board)?.size())?;
+    submit(&app, &board, who, body.command(), body.note.clone()).await
 }
 
 /// POST /boards/{board}/result: record or correct the result.
@@ -144,13 +204,15 @@ pub(crate) async fn handle_dead_stones(
     tag = "arbiter",
     security(("arbiter" = [])),
     params(("board" = String, Path, description = "Board id")),
-    request_body(content = ResultBody),
+    request_body(content = ResultBody, description = "Only results the game's ruleset can produce on its board (400 otherwise). \
+        On a game still in play (playing or paused) it needs \"force\": true, else 409; during counting or \
+        after the end it sets or corrects the result."),
     responses(
         (status = 200, description = "The new board state", body = crate::http::schema::BoardState),
-        (status = 400, description = "Bad body", body = crate::http::schema::ErrorBody),
+        (status = 400, description = "Bad body, or a result the ruleset or the board cannot produce (the reason says which)", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
-        (status = 409, description = "Refused by the game", body = crate::http::schema::ErrorBody),
+        (status = 409, description = "The game is in play and \"force\" is not true, or no game", body = crate::http::schema::ErrorBody),
     )
 )]
 pub(crate) async fn handle_result(
@@ -159,25 +221,222 @@ pub(crate) async fn handle_result(
     Path(board): Path<String>,
     Body(body): Body<ResultBody>,
 ) -> Result<FullState, ApiError> {
-    submit(&app, &board, who, body.command()).await
+    let live = live(&app, &board)?;
+    let result = grammar::parse_result(&body.result)
+        .map_err(|why| ApiError::bad_body(format!("result: {why}")))?;
+    let ruleset = live.ruleset.unwrap_or_default();
+    let komi = live.komi.unwrap_or_else(|| ruleset.default_komi());
+    grammar::check_result(&result, ruleset, live.size(), komi)
+        .map_err(|why| ApiError::bad_body(format!("result: {why}")))?;
+    submit(&app, &board, who, body.command(), body.note.clone()).await
 }
 
-/// Hands one command to the board's runtime and answers with the new state it returns.
+/// POST /boards/{board}/moves/{n}/void: move n counts as a pass (any move, not only the last).
+#[utoipa::path(
+    post,
+    path = "/api/v1/boards/{board}/moves/{n}/void",
+    tag = "arbiter",
+    security(("arbiter" = [])),
+    params(("board" = String, Path, description = "Board id"), ("n" = u32, Path, description = "Move number, 1-based")),
+    request_body(content = NoteBody, description = "Optional; may be empty"),
+    responses(
+        (status = 200, description = "The new board state: the move is a pass, later moves replayed", body = crate::http::schema::BoardState),
+        (status = 400, description = "Bad body or move number", body = crate::http::schema::ErrorBody),
+        (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
+        (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 409, description = "No such stone, already void, not in play, or a later move would become illegal (nothing changed)", body = crate::http::schema::ErrorBody),
+    )
+)]
+pub(crate) async fn handle_void(
+    State(app): State<Arc<App>>,
+    Arbiter(who): Arbiter,
+    Path((board, n)): Path<(String, u32)>,
+    Body(body): Body<NoteBody>,
+) -> Result<FullState, ApiError> {
+    let command = ArbiterCommand::VoidMove { number: n };
+    submit(&app, &board, who, command, body.note).await
+}
+
+/// POST /boards/{board}/moves/{n}/restore: a voided move is played again.
+#[utoipa::path(
+    post,
+    path = "/api/v1/boards/{board}/moves/{n}/restore",
+    tag = "arbiter",
+    security(("arbiter" = [])),
+    params(("board" = String, Path, description = "Board id"), ("n" = u32, Path, description = "Move number, 1-based")),
+    request_body(content = NoteBody, description = "Optional; may be empty"),
+    responses(
+        (status = 200, description = "The new board state with the move restored", body = crate::http::schema::BoardState),
+        (status = 400, description = "Bad body or move number", body = crate::http::schema::ErrorBody),
+        (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
+        (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 409, description = "The move is not void, or a later move would become illegal (nothing changed)", body = crate::http::schema::ErrorBody),
+    )
+)]
+pub(crate) async fn handle_restore(
+    State(app): State<Arc<App>>,
+    Arbiter(who): Arbiter,
+    Path((board, n)): Path<(String, u32)>,
+    Body(body): Body<NoteBody>,
+) -> Result<FullState, ApiError> {
+    let command = ArbiterCommand::RestoreMove { number: n };
+    submit(&app, &board, who, command, body.note).await
+}
+
+/// POST /boards/{board}/late-start: a player arrived late (CN2002 22.1-22.4).
+#[utoipa::path(
+    post,
+    path = "/api/v1/boards/{board}/late-start",
+    tag = "arbiter",
+    security(("arbiter" = [])),
+    params(("board" = String, Path, description = "Board id")),
+    request_body(content = LateStartBody),
+    responses(
+        (status = 200, description = "The new board state: the time deducted, a `late_start` alert raised", body = crate::http::schema::BoardState),
+        (status = 400, description = "Bad body", body = crate::http::schema::ErrorBody),
+        (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
+        (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 409, description = "No game, no clock, or the absence is later than the game's start allows", body = crate::http::schema::ErrorBody),
+    )
+)]
+pub(crate) async fn handle_late_start(
+    State(app): State<Arc<App>>,
+    Arbiter(who): Arbiter,
+    Path(board): Path<String>,
+    Body(body): Body<LateStartBody>,
+) -> Result<FullState, ApiError> {
+    submit(&app, &board, who, body.command(), body.note.clone()).await
+}
+
+/// POST /boards/{board}/seal: the next move is sealed and the game adjourned (封棋, CN2002 14).
+#[utoipa::path(
+    post,
+    path = "/api/v1/boards/{board}/seal",
+    tag = "arbiter",
+    security(("arbiter" = [])),
+    params(("board" = String, Path, description = "Board id")),
+    request_body(content = NoteBody, description = "Optional; may be empty"),
+    responses(
+        (status = 200, description = "The new board state: paused, sealed", body = crate::http::schema::BoardState),
+        (status = 400, description = "Bad body", body = crate::http::schema::ErrorBody),
+        (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
+        (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 409, description = "No game in play", body = crate::http::schema::ErrorBody),
+    )
+)]
+pub(crate) async fn handle_seal(
+    State(app): State<Arc<App>>,
+    Arbiter(who): Arbiter,
+    Path(board): Path<String>,
+    Body(body): Body<NoteBody>,
+) -> Result<FullState, ApiError> {
+    submit(&app, &board, who, ArbiterCommand::Seal, body.note).await
+}
+
+/// POST /boards/{board}/unseal: the adjourned game resumes; the sealed move is read off the board.
+#[utoipa::path(
+    post,
+    path = "/api/v1/boards/{board}/unseal",
+    tag = "arbiter",
+    security(("arbiter" = [])),
+    params(("board" = String, Path, description = "Board id")),
+    request_body(content = NoteBody, description = "Optional; may be empty"),
+    responses(
+        (status = 200, description = "The new board state: playing, the clock running", body = crate::http::schema::BoardState),
+        (status = 400, description = "Bad body", body = crate::http::schema::ErrorBody),
+        (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
+        (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 409, description = "The game is not sealed", body = crate::http::schema::ErrorBody),
+    )
+)]
+pub(crate) async fn handle_unseal(
+    State(app): State<Arc<App>>,
+    Arbiter(who): Arbiter,
+    Path(board): Path<String>,
+    Body(body): Body<NoteBody>,
+) -> Result<FullState, ApiError> {
+    submit(&app, &board, who, ArbiterCommand::Unseal, body.note).await
+}
+
+/// POST /boards/{board}/resume-play: dead stones disputed at counting; play resumes (CN2002 21.4).
+#[utoipa::path(
+    post,
+    path = "/api/v1/boards/{board}/resume-play",
+    tag = "arbiter",
+    security(("arbiter" = [])),
+    params(("board" = String, Path, description = "Board id")),
+    request_body(content = ResumePlayBody),
+    responses(
+        (status = 200, description = "The new board state: playing, `first` to move", body = crate::http::schema::BoardState),
+        (status = 400, description = "Bad body", body = crate::http::schema::ErrorBody),
+        (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
+        (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 409, description = "The game is not counting", body = crate::http::schema::ErrorBody),
+    )
+)]
+pub(crate) async fn handle_resume_play(
+    State(app): State<Arc<App>>,
+    Arbiter(who): Arbiter,
+    Path(board): Path<String>,
+    Body(body): Body<ResumePlayBody>,
+) -> Result<FullState, ApiError> {
+    submit(&app, &board, who, body.command(), body.note.clone()).await
+}
+
+/// GET /boards/{board}/audit: every arbiter action of the current game, oldest first.
+#[utoipa::path(
+    get,
+    path = "/api/v1/boards/{board}/audit",
+    tag = "boards",
+    params(("board" = String, Path, description = "Board id")),
+    responses(
+        (status = 200, description = "`{board, game, audit: [{number, at, by, action, what, move_number, note}]}` \
+            (delayed for the public under a broadcast delay)", body = crate::http::schema::AuditList),
+        (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+    )
+)]
+pub(crate) async fn handle_audit(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    Path(board): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let view = app
+        .feed(&viewer)
+        .view(&board)
+        .ok_or_else(|| ApiError::UnknownBoard(board.clone()))?;
+    #[derive(Deserialize)]
+    struct Trail {
+        #[serde(default)]
+        game: Option<String>,
+        #[serde(default)]
+        audit: Vec<AuditEntry>,
+    }
+    let trail = serde_json::from_slice::<Trail>(view.full.as_str().as_bytes()).unwrap_or(Trail {
+        game: None,
+        audit: Vec::new(),
+    });
+    Ok(Json(
+        json!({ "board": board, "game": trail.game, "audit": trail.audit }),
+    ))
+}
+
+/// Hands one signed command to the board's runtime and answers with the new state it returns.
 async fn submit(
     app: &App,
     board: &str,
     who: Identity,
     command: ArbiterCommand,
+    note: Option<String>,
 ) -> Result<FullState, ApiError> {
     let control = app.control(board)?;
-    let kind = kind_of(&command);
+    let kind = command.name();
     tracing::info!(board, who = who.name(), kind, "arbiter request");
-    let request = ArbiterRequest {
+    let act = ArbiterAct {
+        by: who.name().to_owned(),
+        note,
         command,
-        who: who.name().to_owned(),
-        note: None,
     };
-    let outcome = control.request(request).await;
+    let outcome = control.request(act).await;
     let label = if outcome.is_ok() {
         "applied"
     } else {

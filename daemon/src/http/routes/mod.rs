@@ -40,6 +40,28 @@ pub(crate) fn all() -> Router<Arc<App>> {
             "/api/v1/boards/{board}/result",
             post(arbiter::handle_result),
         )
+        .route(
+            "/api/v1/boards/{board}/moves/{n}/void",
+            post(arbiter::handle_void),
+        )
+        .route(
+            "/api/v1/boards/{board}/moves/{n}/restore",
+            post(arbiter::handle_restore),
+        )
+        .route(
+            "/api/v1/boards/{board}/late-start",
+            post(arbiter::handle_late_start),
+        )
+        .route("/api/v1/boards/{board}/seal", post(arbiter::handle_seal))
+        .route(
+            "/api/v1/boards/{board}/unseal",
+            post(arbiter::handle_unseal),
+        )
+        .route(
+            "/api/v1/boards/{board}/resume-play",
+            post(arbiter::handle_resume_play),
+        )
+        .route("/api/v1/boards/{board}/audit", get(arbiter::handle_audit))
         .route("/api/v1/games", get(games::handle_games))
         .route("/api/v1/games/{game}", get(games::handle_game))
         .route("/api/v1/games/{game}/sgf", get(games::handle_game_sgf))

@@ -1,67 +1,81 @@
 //! Arbiter routes: token checks, strict bodies, 4xx JSON with the state unchanged, and what reaches the runtime.
 
-use goban_referee::{ArbiterCommand, GameSetup, InfractionId, RulingAction};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::{Harness, TOKEN, TOKEN_2, build_settings, json_of};
 use crate::hub::ArbiterRequest;
 
-/// Each arbiter route with a valid body and the command the runtime must receive (sent as `arbiter#2`).
-fn build_cases() -> Vec<(&'static str, &'static str, ArbiterCommand)> {
+/// Each arbiter route with a valid body and (part of) the command the runtime must receive.
+fn build_cases() -> Vec<(&'static str, &'static str, Value)> {
     vec![
         (
             "/boards/table-1/game",
-            r#"{"black":"Ke Jie","komi":7.5,"time_control":"byoyomi-cn:main=60m,reserve=5"}"#,
-            ArbiterCommand::StartGame(GameSetup {
-                black: Some("Ke Jie".into()),
-                komi: Some(7.5),
-                time_control: Some("byoyomi-cn:main=60m,reserve=5".parse().unwrap()),
-                ..GameSetup::default()
-            }),
+            r#"{"black":"Ke Jie","komi":7.5,"time_control":"byoyomi-cn:main=60m,reserve=5","force":true}"#,
+            json!({"command": "start_game", "black": "Ke Jie", "komi": 7.5}),
         ),
         (
             "/boards/table-1/infractions/inf-1/ruling",
             r#"{"action":"confirm","note":"seen"}"#,
-            ArbiterCommand::Ruling {
-                id: InfractionId("inf-1".into()),
-                action: RulingAction::Confirm,
-                note: "seen".into(),
-            },
+            json!({"command": "ruling", "id": "inf-1", "action": "confirm", "note": "seen"}),
         ),
         (
             "/boards/table-1/clock",
-            r#"{"action":"adjust","color":"white","delta_ms":-60000}"#,
-            ArbiterCommand::AdjustClock {
-                color: goban_rules::Color::White,
-                delta_ms: -60_000,
-                by: "arbiter#2".into(),
-            },
+            r#"{"action":"adjust","color":"white","delta_ms":-60000,"note":"clock fault"}"#,
+            json!({"command": "adjust_clock", "color": "white", "delta_ms": -60000, "by": "arbiter#2"}),
         ),
         (
             "/boards/table-1/clock",
             r#"{"action":"pause"}"#,
-            ArbiterCommand::Pause,
+            json!({"command": "pause"}),
         ),
         (
             "/boards/table-1/dead-stones",
             r#"{"points":["q16","D4"],"dead":true}"#,
-            ArbiterCommand::MarkDead {
-                points: vec!["Q16".into(), "D4".into()],
-                dead: true,
-            },
+            json!({"command": "mark_dead", "points": ["Q16", "D4"], "dead": true}),
         ),
         (
             "/boards/table-1/result",
-            r#"{"result":"B+0.75"}"#,
-            ArbiterCommand::SetResult {
-                result: "B+0.75".into(),
-            },
+            r#"{"result":"B+0.75","force":true}"#,
+            json!({"command": "set_result", "result": "B+0.75", "force": true}),
+        ),
+        (
+            "/boards/table-1/moves/3/void",
+            "",
+            json!({"command": "void_move", "number": 3}),
+        ),
+        (
+            "/boards/table-1/moves/3/restore",
+            r#"{"note":"agreed by both"}"#,
+            json!({"command": "restore_move", "number": 3}),
+        ),
+        (
+            "/boards/table-1/late-start",
+            r#"{"color":"black","absent_ms":300000}"#,
+            json!({"command": "late_start", "color": "black", "absent_ms": 300000}),
+        ),
+        ("/boards/table-1/seal", "{}", json!({"command": "seal"})),
+        ("/boards/table-1/unseal", "", json!({"command": "unseal"})),
+        (
+            "/boards/table-1/resume-play",
+            r#"{"first":"white"}"#,
+            json!({"command": "resume_play", "first": "white"}),
         ),
     ]
 }
 
-fn taken(harness: &Harness) -> Vec<ArbiterRequest> {
+fn taken(harness: &Harness) -> Vec<(ArbiterRequest, String)> {
     std::mem::take(&mut *harness.control.requests.lock().unwrap())
+}
+
+/// The signed act of a request (every route sends one).
+fn act(request: &ArbiterRequest) -> &goban_referee::ArbiterAct {
+    request
+}
+
+/// Whether every key of `part` has the same value in `whole`.
+fn has(whole: &Value, part: &Value) -> bool {
+    part.as_object()
+        .is_some_and(|fields| fields.iter().all(|(k, v)| &whole[k] == v))
 }
 
 #[tokio::test]
@@ -73,18 +87,44 @@ async fn every_arbiter_route_reaches_the_runtime_with_who() {
         assert_eq!(answer["seq"], 1000, "{path} answers the new state");
         let requests = taken(&harness);
         assert_eq!(requests.len(), 1, "{path}");
-        assert_eq!(requests[0].command, expected, "{path}");
-        assert_eq!(
-            requests[0].who, "arbiter#2",
-            "identity by index, never the token"
+        let (request, who) = &requests[0];
+        let command = serde_json::to_value(&act(request).command).unwrap();
+        assert!(
+            has(&command, &expected),
+            "{path}: {command} lacks {expected}"
         );
+        assert_eq!(who, "arbiter#2", "identity by index, never the token");
+        assert_eq!(act(request).by, "arbiter#2", "the act is signed");
     }
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn notes_travel_with_the_act() {
+    let harness = Harness::start(build_settings()).await;
+    let body =
+        r#"{"action":"adjust","color":"black","delta_ms":30000,"note":"clock fault at move 40"}"#;
+    let (status, _) = json_of(
+        harness
+            .post("/boards/table-1/clock", Some(TOKEN), body)
+            .await,
+    )
+    .await;
+    assert_eq!(status, 200);
+    let requests = taken(&harness);
+    assert_eq!(
+        act(&requests[0].0).note.as_deref(),
+        Some("clock fault at move 40")
+    );
     harness.stop().await;
 }
 
 #[tokio::test]
 async fn start_game_accepts_no_body() {
     let harness = Harness::start(build_settings()).await;
+    let mut finished = super::build_state(0, 3);
+    finished["phase"] = json!("finished");
+    harness.publish(crate::hub::Topic::State, finished);
     let response = harness
         .client
         .post(harness.url("/boards/table-1/game"))
@@ -94,10 +134,34 @@ async fn start_game_accepts_no_body() {
         .unwrap();
     assert_eq!(response.status().as_u16(), 200);
     let requests = taken(&harness);
-    assert_eq!(
-        requests[0].command,
-        ArbiterCommand::StartGame(GameSetup::default())
-    );
+    assert!(matches!(
+        act(&requests[0].0).command,
+        goban_referee::ArbiterCommand::StartGame(_)
+    ));
+    harness.stop().await;
+}
+
+#[tokio::test]
+async fn a_game_in_play_is_not_replaced_or_ended_without_force() {
+    let harness = Harness::start(build_settings()).await;
+    let cases = [
+        ("/boards/table-1/game", "{}"),
+        ("/boards/table-1/game", r#"{"force":false}"#),
+        ("/boards/table-1/result", r#"{"result":"B+R"}"#),
+    ];
+    for (path, body) in cases {
+        let (status, answer) = json_of(harness.post(path, Some(TOKEN), body).await).await;
+        if path.ends_with("/game") {
+            assert_eq!(status, 409, "{path} {body}: {answer}");
+            assert!(answer["detail"].to_string().contains("force"), "{answer}");
+        } else {
+            // The runtime double accepts it: the referee itself refuses a result in play without force.
+            let requests = taken(&harness);
+            let command = serde_json::to_value(&act(&requests[0].0).command).unwrap();
+            assert_eq!(command["force"], false, "{command}");
+        }
+    }
+    assert!(taken(&harness).is_empty());
     harness.stop().await;
 }
 
@@ -172,6 +236,57 @@ async fn bad_bodies_are_4xx_json_and_change_nothing() {
             "bad_body",
         ),
         ("/boards/table-1/clock", r#"[1,2]"#, 400, "bad_body"),
+        ("/boards/table-1/game", "[]", 400, "bad_body"),
+        (
+            "/boards/table-1/game",
+            r#"{"handicap":0,"free_handicap":true}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/result",
+            r#"{"result":"W+1000000"}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/result",
+            r#"{"result":"W+0.3"}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/result",
+            r#"{"result":"?"}"#,
+            400,
+            "bad_body",
+        ),
+        ("/boards/table-1/result", "[]", 400, "bad_body"),
+        (
+            "/boards/table-1/late-start",
+            r#"{"color":"black","absent_ms":0}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/late-start",
+            r#"{"color":"black"}"#,
+            400,
+            "bad_body",
+        ),
+        ("/boards/table-1/moves/x/void", "", 400, "bad_request"),
+        (
+            "/boards/table-1/resume-play",
+            r#"{"first":"red"}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/seal",
+            r#"{"note":"x","why":1}"#,
+            400,
+            "bad_body",
+        ),
         (
             "/boards/table-1/game",
             r#"{"komi":"lots"}"#,
@@ -366,7 +481,7 @@ async fn infraction_ids_with_a_slash_are_percent_encoded() {
     .await;
     assert_eq!(status, 200, "{answer}");
     let requests = taken(&harness);
-    let ArbiterCommand::Ruling { id, .. } = &requests[0].command else {
+    let goban_referee::ArbiterCommand::Ruling { id, .. } = &act(&requests[0].0).command else {
         panic!("not a ruling")
     };
     assert_eq!(id.0, "2026-11-30-table-1-1/3");

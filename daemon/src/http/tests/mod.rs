@@ -160,7 +160,7 @@ impl Archive for FakeArchive {
 /// The runtime double: records requests, refuses on demand, else answers a state with the seq bumped.
 #[derive(Default)]
 pub(super) struct FakeControl {
-    pub(super) requests: Mutex<Vec<ArbiterRequest>>,
+    pub(super) requests: Mutex<Vec<(ArbiterRequest, String)>>,
     pub(super) refuse: Mutex<Option<String>>,
 }
 
@@ -171,7 +171,8 @@ impl BoardControl for FakeControl {
     ) -> futures::future::BoxFuture<'static, Result<Arc<BoardView>, RequestError>> {
         let refused = self.refuse.lock().unwrap().clone();
         if refused.is_none() {
-            self.requests.lock().unwrap().push(request);
+            let who = request.by.clone();
+            self.requests.lock().unwrap().push((request, who));
         }
         Box::pin(async move {
             match refused {

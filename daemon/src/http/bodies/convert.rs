@@ -1,0 +1,156 @@
+//! Bodies into the referee's typed `ArbiterCommand`: the one place the API's words become commands.
+
+use std::str::FromStr;
+
+use goban_referee::clock::TimeControl;
+use goban_referee::{ArbiterCommand, GameSetup, InfractionId};
+
+use super::{
+    ClockBody, Color, DeadStonesBody, KoRule, LateStartBody, ResultBody, ResumePlayBody, Ruleset,
+    RulingAction, RulingBody, StartGameBody,
+};
+
+impl From<Color> for goban_rules::Color {
+    fn from(color: Color) -> Self {
+        match color {
+            Color::Black => Self::Black,
+            Color::White => Self::White,
+        }
+    }
+}
+
+impl From<Ruleset> for goban_rules::Ruleset {
+    fn from(ruleset: Ruleset) -> Self {
+        match ruleset {
+            Ruleset::Cn2002 => Self::Cn2002,
+            Ruleset::Jk => Self::Jk,
+            Ruleset::Ing => Self::Ing,
+            Ruleset::Historical => Self::Historical,
+        }
+    }
+}
+
+impl From<KoRule> for goban_rules::KoRule {
+    fn from(ko: KoRule) -> Self {
+        match ko {
+            KoRule::Simple => Self::Simple,
+            KoRule::Positional => Self::Positional,
+            KoRule::Situational => Self::Situational,
+        }
+    }
+}
+
+impl From<RulingAction> for goban_referee::RulingAction {
+    fn from(action: RulingAction) -> Self {
+        match action {
+            RulingAction::Confirm => Self::Confirm,
+            RulingAction::Sanction => Self::Sanction,
+            RulingAction::Dismiss => Self::Dismiss,
+            RulingAction::Convert => Self::Convert,
+        }
+    }
+}
+
+impl StartGameBody {
+    /// The referee's game setup; the game id is left to the runtime, which names games.
+    pub(crate) fn setup(&self) -> GameSetup {
+        GameSetup {
+            game: None,
+            black: self.black.clone(),
+            white: self.white.clone(),
+            ruleset: self.ruleset.map(Into::into),
+            komi: self.komi,
+            handicap: self.handicap,
+            free_handicap: self.free_handicap,
+            ko_rule: self.ko_rule.map(Into::into),
+            // Validated on the way in; a string that no longer parses keeps the config's.
+            time_control: self
+                .time_control
+                .as_deref()
+                .and_then(|t| TimeControl::from_str(t).ok()),
+            colours_fixed: self.colours_fixed,
+            event: self.event.clone(),
+        }
+    }
+
+    /// `POST /game`.
+    pub(crate) fn command(&self) -> ArbiterCommand {
+        ArbiterCommand::StartGame(self.setup())
+    }
+}
+
+impl RulingBody {
+    /// `POST /infractions/{id}/ruling`.
+    pub(crate) fn command(&self, id: String) -> ArbiterCommand {
+        ArbiterCommand::Ruling {
+            id: InfractionId(id),
+            action: self.action.into(),
+            note: self.note.clone().unwrap_or_default(),
+        }
+    }
+}
+
+impl ClockBody {
+    /// `POST /clock`; `by` is recorded with an adjustment (CN2002 22.8-22.9).
+    pub(crate) fn command(&self, by: &str) -> ArbiterCommand {
+        match self {
+            Self::Pause { .. } => ArbiterCommand::Pause,
+            Self::Resume { .. } => ArbiterCommand::Resume,
+            Self::Adjust {
+                color, delta_ms, ..
+            } => ArbiterCommand::AdjustClock {
+                color: (*color).into(),
+                delta_ms: *delta_ms,
+                by: by.to_owned(),
+            },
+        }
+    }
+
+    /// The note, whichever the action.
+    pub(crate) fn note(&self) -> Option<String> {
+        match self {
+            Self::Pause { note } | Self::Resume { note } | Self::Adjust { note, .. } => {
+                note.clone()
+            }
+        }
+    }
+}
+
+impl DeadStonesBody {
+    /// `POST /dead-stones` (points already normalised).
+    pub(crate) fn command(&self) -> ArbiterCommand {
+        ArbiterCommand::MarkDead {
+            points: self.points.clone(),
+            dead: self.dead,
+        }
+    }
+}
+
+impl ResultBody {
+    /// `POST /result`.
+    pub(crate) fn command(&self) -> ArbiterCommand {
+        ArbiterCommand::SetResult {
+            result: self.result.trim().to_owned(),
+            force: self.force == Some(true),
+        }
+    }
+}
+
+impl LateStartBody {
+    /// `POST /late-start`.
+    pub(crate) fn command(&self) -> ArbiterCommand {
+        ArbiterCommand::LateStart {
+            color: self.color.into(),
+            absent_ms: self.absent_ms,
+        }
+    }
+}
+
+impl ResumePlayBody {
+    /// `POST /resume-play`.
+    pub(crate) fn command(&self) -> ArbiterCommand {
+        ArbiterCommand::ResumePlay {
+            first: self.first.into(),
+        }
+    }
+}
