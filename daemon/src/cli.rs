@@ -25,8 +25,8 @@ pub struct Cli {
 pub enum Command {
     /// Simulated boards replaying real games, embedded broker, REST API: no hardware, no set-up.
     Demo {
-        /// REST/SSE listen address.
-        #[arg(long, default_value = "127.0.0.1:8080")]
+        /// REST/SSE listen address (`ip:port` or `host:port`).
+        #[arg(long, default_value = "127.0.0.1:8080", value_parser = config::parse_listen)]
         listen: SocketAddr,
         /// Number of simulated tables.
         #[arg(long, default_value_t = 4)]
@@ -34,7 +34,7 @@ pub enum Command {
         /// Playing speed (1.0 is real time).
         #[arg(long, default_value_t = 4.0)]
         speed: f64,
-        /// Journal file (default: a fresh file in the temp directory).
+        /// Journal file to keep (default: one in the demo's run directory, removed on exit).
         #[arg(long)]
         journal: Option<PathBuf>,
     },

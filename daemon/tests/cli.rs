@@ -59,3 +59,39 @@ fn a_missing_config_file_is_a_clear_error() {
         String::from_utf8_lossy(&output.stderr).contains("cannot read /nonexistent/goban.toml")
     );
 }
+
+#[test]
+fn check_config_refuses_two_boards_on_one_port_and_resolves_localhost() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let shared = dir.path().join("shared.toml");
+    let text = "[server]\nlisten = \"localhost:8080\"\n\n\
+                [[board]]\nid = \"t1\"\nboard_port = \"/dev/ttyACM0\"\nclock_port = \"/dev/ttyACM0\"\n\n\
+                [[board]]\nid = \"t2\"\nboard_port = \"/dev/ttyACM0\"\nclock_port = \"/dev/ttyACM1\"\n";
+    std::fs::write(&shared, text).expect("write");
+    let output = bridge(&["check-config", shared.to_str().expect("utf-8")]);
+    assert!(
+        !output.status.success(),
+        "two boards on one port must be refused"
+    );
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        errors.contains("field board[2].board_port: serial port /dev/ttyACM0 is already the board_port of board \"t1\""),
+        "{errors}"
+    );
+    assert!(
+        !errors.contains("server.listen"),
+        "localhost:8080 resolves: {errors}"
+    );
+
+    let fixed = text.replace(
+        "id = \"t2\"\nboard_port = \"/dev/ttyACM0\"",
+        "id = \"t2\"\nboard_port = \"/dev/ttyACM2\"",
+    );
+    std::fs::write(&shared, fixed).expect("write");
+    let output = bridge(&["check-config", shared.to_str().expect("utf-8")]);
+    assert!(
+        output.status.success(),
+        "a board may share its port with its own clock: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

@@ -27,22 +27,20 @@ impl Timestamp {
     /// RFC 3339 UTC with milliseconds, as api.md writes times ("2026-11-30T09:00:00.000Z").
     pub fn to_rfc3339(self) -> String {
         let nanos = i128::from(self.0) * 1_000_000;
-        match time::OffsetDateTime::from_unix_timestamp_nanos(nanos) {
-            Ok(t) => format!(
-                "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z",
-                t.year(),
-                u8::from(t.month()),
-                t.day(),
-                t.hour(),
-                t.minute(),
-                t.second(),
-                t.millisecond()
-            ),
+        time::OffsetDateTime::from_unix_timestamp_nanos(nanos)
+            .ok()
+            .and_then(|t| t.format(RFC3339_MILLIS).ok())
             // Only timestamps beyond year 9999 fail; print them raw rather than panic.
-            Err(_) => format!("@{}ms", self.0),
-        }
+            .unwrap_or_else(|| format!("@{}ms", self.0))
     }
 }
+
+/// RFC 3339 in UTC with exactly three fraction digits and `Z`. `time`'s own
+/// `Rfc3339` prints as many fraction digits as the value needs (none for a
+/// whole second), and api.md promises milliseconds always.
+const RFC3339_MILLIS: &[time::format_description::BorrowedFormatItem<'static>] = time::macros::format_description!(
+    "[year]-[month]-[day]T[hour]:[minute]:[second].[subsecond digits:3]Z"
+);
 
 #[cfg(test)]
 mod tests {
@@ -55,6 +53,11 @@ mod tests {
             Timestamp(1_796_029_200_123).to_rfc3339(),
             "2026-11-30T09:00:00.123Z"
         );
+        assert_eq!(
+            Timestamp(1_796_029_200_000).to_rfc3339(),
+            "2026-11-30T09:00:00.000Z"
+        );
+        assert_eq!(Timestamp(u64::MAX).to_rfc3339(), format!("@{}ms", u64::MAX));
     }
 
     #[test]

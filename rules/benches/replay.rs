@@ -3,7 +3,7 @@
 //! `ai-19x19`, the 19x19 games of `gnugo-regression`, and a synthetic set of long
 //! capture-heavy games generated reproducibly (fixed seed) by `goban-rules` itself.
 //!
-//! Run: `GOBAN_CORPUS=/work/shared/corpus cargo bench -p goban-rules --bench replay`.
+//! Run: `GOBAN_CORPUS=$PWD/../shared/corpus cargo bench -p goban-rules --bench replay`.
 
 use std::hint::black_box;
 use std::path::Path;

@@ -2,7 +2,7 @@
 //! on corpus games that end in two passes, using GNU Go's `final_status_list dead`.
 //!
 //! Run: `apt-get install -y gnugo`, then
-//! `GOBAN_CORPUS=/work/shared/corpus cargo test -p goban-rules --test gnugo_cross_check -- --ignored --nocapture`
+//! `GOBAN_CORPUS=$PWD/../shared/corpus cargo test -p goban-rules --test gnugo_cross_check -- --ignored --nocapture`
 //! (`GNUGO_MAX_GAMES` limits the number of games, default 40; `GNUGO_SKIP_GAMES` skips the
 //! first ones in path order).
 mod common;

@@ -4,7 +4,26 @@ import pathlib
 
 import pytest
 
-from harness import Daemon, Table
+from paths import CONFORMANCE, DEVICES_FOUND, UNDER_CI
+
+if not DEVICES_FOUND:
+    if UNDER_CI:
+        raise pytest.UsageError(f"CI=true but the independent devices are missing at {CONFORMANCE}: set GOBAN_CONFORMANCE")
+    # A plain clone: nothing to test against. Collect nothing, say so, exit 0.
+    collect_ignore_glob = ["test_*.py"]
+    SKIP_REASON = f"skipped: the independent devices are not at {CONFORMANCE} (set GOBAN_CONFORMANCE)"
+
+    def pytest_report_header(config):
+        return SKIP_REASON
+
+    def pytest_terminal_summary(terminalreporter):
+        terminalreporter.write_line(SKIP_REASON)
+
+    def pytest_sessionfinish(session, exitstatus):
+        if exitstatus == pytest.ExitCode.NO_TESTS_COLLECTED:
+            session.exitstatus = pytest.ExitCode.OK
+else:
+    from harness import Daemon, Table
 
 
 @pytest.fixture

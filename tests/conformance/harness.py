@@ -14,9 +14,9 @@ import uuid
 
 import pytest
 
-REPO = pathlib.Path(__file__).resolve().parents[2]
+from paths import CONFORMANCE, REPO
+
 BIN = pathlib.Path(os.environ.get("GOBAN_BRIDGE_BIN", REPO / "target" / "debug" / "goban-bridge"))
-CONFORMANCE = pathlib.Path(os.environ.get("GOBAN_CONFORMANCE", REPO.parent / "shared" / "conformance"))
 BROKER_HOST = "127.0.0.1"
 BROKER_PORT = int(os.environ.get("GOBAN_MQTT_PORT", "1883"))
 TOKEN = "conformance-arbiter-token"

@@ -1,8 +1,9 @@
 //! Reads goban-bridge.toml section by section, collecting every error with its line and field.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::ops::Range;
+use std::path::PathBuf;
 
 use serde::de::DeserializeOwned;
 use toml::Spanned;
@@ -193,6 +194,7 @@ impl Reader<'_> {
         };
         let mut boards = Vec::new();
         let mut ids = BTreeSet::new();
+        let mut ports = PortOwners::default();
         for (index, item) in items.into_iter().enumerate() {
             let item_span = item.span();
             let field = format!("board[{}]", index + 1);
@@ -202,6 +204,13 @@ impl Reader<'_> {
                         item_span.clone(),
                         &format!("{field}.id"),
                         &format!("board id {:?} is used twice", board.id.as_str()),
+                    );
+                }
+                if let Some(clash) = ports.claim(&board) {
+                    self.push(
+                        item_span.clone(),
+                        &format!("{field}.{}", clash.field),
+                        &clash.message,
                     );
                 }
                 if board.handicap == 1 || board.handicap > 9 {
@@ -215,6 +224,51 @@ impl Reader<'_> {
             }
         }
         boards
+    }
+}
+
+/// Which board holds each serial port: one port belongs to one board (its board and
+/// clock may share it). Paths are compared after resolving links when they exist, so
+/// `/dev/serial/by-id/...` and the `/dev/ttyACM0` it points to are the same port.
+#[derive(Default)]
+struct PortOwners {
+    owners: BTreeMap<PathBuf, (String, &'static str)>,
+}
+
+/// A port claimed twice: the field of the second claim and the explanation.
+struct PortClash {
+    field: &'static str,
+    message: String,
+}
+
+impl PortOwners {
+    fn claim(&mut self, board: &BoardConfig) -> Option<PortClash> {
+        let mut clash = None;
+        let ports = [
+            ("board_port", &board.board_port),
+            ("clock_port", board.clock_port()),
+        ];
+        for (field, path) in ports {
+            let key = std::fs::canonicalize(path).unwrap_or_else(|_| path.clone());
+            match self.owners.get(&key) {
+                Some((owner, owner_field)) if owner != board.id.as_str() => {
+                    clash.get_or_insert(PortClash {
+                        field,
+                        message: format!(
+                            "serial port {} is already the {owner_field} of board {owner:?}; \
+                             two boards cannot share a port (a board and its own clock can)",
+                            path.display()
+                        ),
+                    });
+                }
+                Some(_) => {}
+                None => {
+                    self.owners
+                        .insert(key, (board.id.as_str().to_owned(), field));
+                }
+            }
+        }
+        clash
     }
 }
 

@@ -1,5 +1,6 @@
 //! The daemon configuration: loading goban-bridge.toml, the documented default, and arbiter tokens from the environment.
 
+mod listen;
 mod load;
 mod model;
 mod mqtt_url;
@@ -8,6 +9,7 @@ mod types;
 
 use std::path::Path;
 
+pub use listen::parse as parse_listen;
 pub use load::{ConfigErrors, ConfigIssue, parse};
 pub use model::*;
 pub use mqtt_url::MqttUrl;

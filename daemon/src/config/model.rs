@@ -32,7 +32,9 @@ pub struct Config {
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields, default)]
 pub struct ServerConfig {
-    /// REST/SSE listen address. Default `127.0.0.1:8080`.
+    /// REST/SSE listen address, `ip:port` or `host:port` (resolved once, at load).
+    /// Default `127.0.0.1:8080`.
+    #[serde(deserialize_with = "super::listen::deserialize")]
     pub listen: SocketAddr,
     /// Arbiter bearer tokens; the env var `GOBAN_ARBITER_TOKENS` (comma separated) adds more.
     pub arbiter_tokens: Vec<String>,

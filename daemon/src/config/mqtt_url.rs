@@ -20,33 +20,38 @@ pub struct MqttUrl {
 impl FromStr for MqttUrl {
     type Err = String;
 
+    /// WHATWG URL parsing by the `url` crate (IPv6 brackets, ports, percent-encoding);
+    /// we only check what a broker address may hold: the scheme, a host, no path,
+    /// query, credentials or fragment.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let (tls, rest) = if let Some(rest) = text.strip_prefix("mqtts://") {
-            (true, rest)
-        } else if let Some(rest) = text.strip_prefix("mqtt://") {
-            (false, rest)
-        } else {
-            return Err(format!(
-                "MQTT url {text:?} must start with mqtt:// or mqtts://"
-            ));
-        };
-        let rest = rest.trim_end_matches('/');
-        let (host, port) = match rest.rsplit_once(':') {
-            Some((host, port)) if !host.ends_with(']') || host.starts_with('[') => {
-                let port = port
-                    .parse::<u16>()
-                    .map_err(|_| format!("MQTT url {text:?}: bad port {port:?}"))?;
-                (host, port)
+        let url = url::Url::parse(text).map_err(|err| {
+            format!("MQTT url {text:?}: {err}; expected mqtt://host:port or mqtts://host:port")
+        })?;
+        let tls = match url.scheme() {
+            "mqtts" => true,
+            "mqtt" => false,
+            _ => {
+                return Err(format!(
+                    "MQTT url {text:?} must start with mqtt:// or mqtts://"
+                ));
             }
-            _ => (rest, if tls { 8883 } else { 1883 }),
         };
-        let host = host.trim_start_matches('[').trim_end_matches(']');
-        if host.is_empty() || host.contains('/') {
-            return Err(format!("MQTT url {text:?}: expected mqtt://host:port"));
+        let host = match url.host() {
+            Some(url::Host::Ipv6(address)) => address.to_string(),
+            Some(host) if !host.to_string().is_empty() => host.to_string(),
+            _ => return Err(format!("MQTT url {text:?}: expected mqtt://host:port")),
+        };
+        if !matches!(url.path(), "" | "/") || url.query().is_some() || url.fragment().is_some() {
+            return Err(format!(
+                "MQTT url {text:?}: only mqtt://host:port, without a path or query"
+            ));
+        }
+        if !url.username().is_empty() || url.password().is_some() {
+            return Err(format!("MQTT url {text:?}: put no credentials in the url"));
         }
         Ok(Self {
-            host: host.to_owned(),
-            port,
+            host,
+            port: url.port().unwrap_or(if tls { 8883 } else { 1883 }),
             tls,
         })
     }
@@ -55,7 +60,11 @@ impl FromStr for MqttUrl {
 impl fmt::Display for MqttUrl {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let scheme = if self.tls { "mqtts" } else { "mqtt" };
-        write!(f, "{scheme}://{}:{}", self.host, self.port)
+        if self.host.contains(':') {
+            write!(f, "{scheme}://[{}]:{}", self.host, self.port)
+        } else {
+            write!(f, "{scheme}://{}:{}", self.host, self.port)
+        }
     }
 }
 
@@ -77,5 +86,17 @@ mod tests {
         assert!("tcp://x:1".parse::<MqttUrl>().is_err());
         assert!("mqtt://x:notaport".parse::<MqttUrl>().is_err());
         assert!("mqtt://".parse::<MqttUrl>().is_err());
+        assert!("mqtt://x:70000".parse::<MqttUrl>().is_err());
+        assert!("mqtt://x/topic".parse::<MqttUrl>().is_err());
+        assert!("mqtt://user:pw@x".parse::<MqttUrl>().is_err());
+    }
+
+    #[test]
+    fn ipv6_hosts_lose_their_brackets_and_get_them_back() {
+        let url: MqttUrl = "mqtt://[::1]:1884/".parse().expect("valid");
+        assert_eq!((url.host.as_str(), url.port), ("::1", 1884));
+        assert_eq!(url.to_string(), "mqtt://[::1]:1884");
+        let url: MqttUrl = "MQTT://Broker.Example".parse().expect("valid");
+        assert_eq!((url.host.as_str(), url.port), ("Broker.Example", 1883));
     }
 }

@@ -125,3 +125,84 @@ fn several_bad_fields_of_one_board_are_all_reported() {
         assert!(fields.contains(&field), "{field} missing from {errors:?}");
     }
 }
+
+fn build_board(id: &str, board_port: &str, clock_port: Option<&str>) -> String {
+    let clock = clock_port.map_or(String::new(), |p| format!("clock_port = \"{p}\"\n"));
+    format!("[[board]]\nid = \"{id}\"\nboard_port = \"{board_port}\"\n{clock}\n")
+}
+
+#[test]
+fn two_boards_on_one_serial_port_are_refused() {
+    let text = format!(
+        "{}{}",
+        build_board("t1", "/dev/ttyACM0", Some("/dev/ttyACM1")),
+        build_board("t2", "/dev/ttyACM2", Some("/dev/ttyACM1"))
+    );
+    let errors = parse(&text).expect_err("the clock port is taken").0;
+    assert_eq!(
+        (errors[0].line, errors[0].field.as_str()),
+        (6, "board[2].clock_port"),
+        "{errors:?}"
+    );
+    assert!(
+        errors[0]
+            .message
+            .contains("/dev/ttyACM1 is already the clock_port of board \"t1\""),
+        "{errors:?}"
+    );
+    let text = format!(
+        "{}{}",
+        build_board("t1", "/dev/ttyACM0", None),
+        build_board("t2", "/dev/ttyACM0", Some("/dev/ttyACM1"))
+    );
+    let errors = parse(&text).expect_err("the board port is taken").0;
+    assert_eq!(errors[0].field, "board[2].board_port", "{errors:?}");
+}
+
+#[test]
+fn a_board_and_its_own_clock_may_share_a_port() {
+    let text = format!(
+        "{}{}",
+        build_board("t1", "/dev/ttyACM0", Some("/dev/ttyACM0")),
+        build_board("t2", "/dev/ttyACM1", None)
+    );
+    let config = parse(&text).expect("one port per board, shared with its clock");
+    assert_eq!(config.boards.len(), 2);
+}
+
+#[test]
+fn a_link_and_the_port_it_names_are_one_port() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let device = dir.path().join("ttyACM0");
+    std::fs::write(&device, b"").expect("device stand-in");
+    let link = dir.path().join("usb-Maker_Board_SB-000417-if00");
+    std::os::unix::fs::symlink(&device, &link).expect("link");
+    let text = format!(
+        "{}{}",
+        build_board("t1", &link.display().to_string(), None),
+        build_board("t2", &device.display().to_string(), None)
+    );
+    let errors = parse(&text).expect_err("the same device twice").0;
+    assert_eq!(errors[0].field, "board[2].board_port", "{errors:?}");
+}
+
+#[test]
+fn a_host_name_listen_address_is_resolved() {
+    let text = format!(
+        "[server]\nlisten = \"localhost:8080\"\n\n{}",
+        build_board("t1", "/dev/null", None)
+    );
+    let config = parse(&text).expect("localhost resolves");
+    assert!(config.server.listen.ip().is_loopback());
+    let errors = parse(&format!(
+        "[server]\nlisten = \"localhost\"\n\n{}",
+        build_board("t1", "/dev/null", None)
+    ))
+    .expect_err("no port")
+    .0;
+    assert_eq!(
+        (errors[0].line, errors[0].field.as_str()),
+        (2, "server.listen")
+    );
+    assert!(errors[0].message.contains("no port"), "{errors:?}");
+}

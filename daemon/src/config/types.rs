@@ -20,6 +20,9 @@ impl Span {
 impl FromStr for Span {
     type Err = String;
 
+    /// The grammar is humantime's (`"90s"`, `"5m"`, `"1h30m"`, `"1h 30m"`, `"250ms"`,
+    /// `"2min"`); we only add the hint for an empty value and refuse sub-millisecond
+    /// precision, which nothing in the daemon can honour.
     fn from_str(text: &str) -> Result<Self, Self::Err> {
         let text = text.trim();
         if text.is_empty() {
@@ -27,45 +30,14 @@ impl FromStr for Span {
                 "empty duration; write e.g. \"90s\", \"5m\", \"1h30m\" or \"250ms\"".into(),
             );
         }
-        let mut total_ms: u64 = 0;
-        let mut rest = text;
-        while !rest.is_empty() {
-            let digits = rest
-                .find(|c: char| !c.is_ascii_digit())
-                .unwrap_or(rest.len());
-            if digits == 0 {
-                return Err(format!("duration {text:?}: expected a number at {rest:?}"));
-            }
-            let number: u64 = rest[..digits]
-                .parse()
-                .map_err(|_| format!("duration {text:?}: number too large"))?;
-            rest = &rest[digits..];
-            let unit_len = rest
-                .find(|c: char| c.is_ascii_digit())
-                .unwrap_or(rest.len());
-            let factor = match &rest[..unit_len] {
-                "ms" => 1,
-                "s" => 1_000,
-                "m" => 60_000,
-                "h" => 3_600_000,
-                "" => {
-                    return Err(format!(
-                        "duration {text:?}: a unit is required (ms, s, m, h)"
-                    ));
-                }
-                other => {
-                    return Err(format!(
-                        "duration {text:?}: unknown unit {other:?} (ms, s, m, h)"
-                    ));
-                }
-            };
-            rest = &rest[unit_len..];
-            total_ms = number
-                .checked_mul(factor)
-                .and_then(|ms| ms.checked_add(total_ms))
-                .ok_or_else(|| format!("duration {text:?} is too large"))?;
+        let duration =
+            humantime::parse_duration(text).map_err(|err| format!("duration {text:?}: {err}"))?;
+        if duration.subsec_nanos() % 1_000_000 != 0 {
+            return Err(format!(
+                "duration {text:?} is finer than a millisecond; use ms, s, m or h"
+            ));
         }
-        Ok(Self(Duration::from_millis(total_ms)))
+        Ok(Self(duration))
     }
 }
 
@@ -253,6 +225,22 @@ mod tests {
         assert!("5x".parse::<Span>().is_err());
         assert!("s".parse::<Span>().is_err());
         assert!("99999999999999999999h".parse::<Span>().is_err());
+        assert_eq!("1h 30m".parse::<Span>().map(Span::as_ms), Ok(5_400_000));
+        assert_eq!("2min".parse::<Span>().map(Span::as_ms), Ok(120_000));
+    }
+
+    #[test]
+    fn span_errors_say_what_to_write() {
+        let message = |text: &str| text.parse::<Span>().expect_err(text);
+        assert!(message("90").contains("unit"), "{}", message("90"));
+        assert!(message("5x").contains("\"x\""), "{}", message("5x"));
+        assert!(message("5x").contains("ms"), "{}", message("5x"));
+        assert!(message("").contains("1h30m"), "{}", message(""));
+        assert!(
+            message("1500us").contains("millisecond"),
+            "{}",
+            message("1500us")
+        );
     }
 
     #[test]

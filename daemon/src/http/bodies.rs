@@ -16,11 +16,10 @@ use axum::http::{StatusCode, header};
 use goban_referee::clock::TimeControl;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 use utoipa::ToSchema;
 
 use super::App;
-use super::error::ApiError;
+use super::error::{ApiError, JsonPosition};
 use super::grammar;
 
 /// A player's colour.
@@ -407,7 +406,10 @@ where
         }
         let value: T = serde_json::from_slice(text).map_err(|error| ApiError::BadBody {
             message: error.to_string(),
-            detail: json!({ "line": error.line(), "column": error.column() }),
+            position: Some(JsonPosition {
+                line: error.line(),
+                column: error.column(),
+            }),
         })?;
         value.validate()?;
         Ok(Self(value))

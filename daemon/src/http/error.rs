@@ -1,13 +1,34 @@
-//! The API's error answer: a 4xx (or 503) status with the JSON body `{"error": ..., "detail": ...}` of api.md.
+//! The API's error answer: an RFC 9457 problem (`application/problem+json`) for every 4xx and 5xx.
+//!
+//! Every error, whether a handler's [`ApiError`] or a rejection axum writes
+//! itself, leaves as one [`Problem`]: `type`, `title`, `status`, `detail`
+//! (RFC 9457 section 3.1), plus the extension member `error`, the stable code
+//! api.md promised before problems were adopted (`type` ends with it).
 
-use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::{Value, json};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::hub::RequestError;
 
-/// Why a request could not be served; every variant maps to one status and a JSON body.
+/// The media type of every error answer (RFC 9457 section 6.1).
+pub(crate) const PROBLEM_JSON: &str = "application/problem+json";
+
+/// Prefix of every problem `type`: a tag URI (RFC 4151), an identifier that is not
+/// meant to be fetched; the code after it is the `error` member.
+const TYPE_PREFIX: &str = "tag:goban-bridge,2026:problem:";
+
+/// Where in a JSON body the parser stopped (1-based), for a `bad_body` problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct JsonPosition {
+    /// Line of the body.
+    pub(crate) line: usize,
+    /// Column in that line.
+    pub(crate) column: usize,
+}
+
+/// Why a request could not be served; every variant maps to one status and one problem code.
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum ApiError {
     /// No `Authorization: Bearer` header, or a token that is not configured (401).
@@ -18,8 +39,8 @@ pub(crate) enum ApiError {
     BadBody {
         /// What was wrong, in words.
         message: String,
-        /// Where in the body, when serde knows (`line`, `column`, `field`).
-        detail: Value,
+        /// Where in the body, when the JSON parser knows.
+        position: Option<JsonPosition>,
     },
     /// A header or query parameter is malformed (400).
     #[error("{0}")]
@@ -56,12 +77,94 @@ pub(crate) enum ApiError {
     Unavailable(String),
 }
 
+/// An RFC 9457 problem: the body of every error answer.
+#[derive(Debug, Serialize, ToSchema)]
+#[schema(example = json!({
+    "type": "tag:goban-bridge,2026:problem:unknown_board",
+    "title": "Unknown board",
+    "status": 404,
+    "detail": "unknown board \"table-9\"",
+    "error": "unknown_board"
+}))]
+pub(crate) struct Problem {
+    /// Identifies the kind of problem: `tag:goban-bridge,2026:problem:` and the `error` code.
+    #[serde(rename = "type")]
+    kind: String,
+    /// A short summary of the kind of problem, the same for every occurrence.
+    title: &'static str,
+    /// The HTTP status code of this answer.
+    #[schema(minimum = 400, maximum = 599)]
+    status: u16,
+    /// What went wrong this time, in words.
+    detail: String,
+    /// Stable code (extension member): `unauthorized`, `bad_body`, `bad_request`,
+    /// `unsupported_media_type`, `payload_too_large`, `unknown_board`, `unknown_game`,
+    /// `unknown_infraction`, `not_found`, `method_not_allowed`, `metrics_disabled`,
+    /// `rejected`, `unavailable`.
+    error: &'static str,
+    /// `bad_body` only: line of the body where the JSON parser stopped (extension member).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 1)]
+    line: Option<usize>,
+    /// `bad_body` only: column where the JSON parser stopped (extension member).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0)]
+    column: Option<usize>,
+}
+
+impl Problem {
+    fn new(status: StatusCode, code: &'static str, detail: String) -> Self {
+        Self {
+            kind: format!("{TYPE_PREFIX}{code}"),
+            title: title_of(code),
+            status: status.as_u16(),
+            detail,
+            error: code,
+            line: None,
+            column: None,
+        }
+    }
+
+    /// The answer: the status, `Content-Type: application/problem+json` and the body.
+    fn into_response_with(self, status: StatusCode) -> Response {
+        let body = match serde_json::to_vec(&self) {
+            Ok(body) => body,
+            // Only strings and integers: serialising cannot fail; say so rather than panic.
+            Err(_) => br#"{"title":"Internal error","status":500}"#.to_vec(),
+        };
+        let mut response = (status, body).into_response();
+        response
+            .headers_mut()
+            .insert(header::CONTENT_TYPE, HeaderValue::from_static(PROBLEM_JSON));
+        response
+    }
+}
+
+/// The `title` of each code: fixed per kind, as RFC 9457 section 3.1.3 asks.
+fn title_of(code: &str) -> &'static str {
+    match code {
+        "unauthorized" => "Arbiter token missing or unknown",
+        "bad_body" => "Malformed request body",
+        "bad_request" => "Malformed request",
+        "unsupported_media_type" => "Body is not JSON",
+        "payload_too_large" => "Request body too large",
+        "unknown_board" => "Unknown board",
+        "unknown_game" => "Unknown game",
+        "unknown_infraction" => "Unknown infraction",
+        "not_found" => "No such path",
+        "method_not_allowed" => "Method not allowed",
+        "metrics_disabled" => "Metrics not enabled",
+        "rejected" => "Refused by the game",
+        _ => "Service unavailable",
+    }
+}
+
 impl ApiError {
     /// A body error without position details.
     pub(crate) fn bad_body(message: impl Into<String>) -> Self {
         Self::BadBody {
             message: message.into(),
-            detail: Value::Null,
+            position: None,
         }
     }
 
@@ -101,17 +204,18 @@ impl ApiError {
         }
     }
 
-    fn detail(&self) -> Value {
-        match self {
-            Self::BadBody { message, detail } if !detail.is_null() => {
-                let mut object = json!({ "message": message });
-                if let (Some(target), Some(extra)) = (object.as_object_mut(), detail.as_object()) {
-                    target.extend(extra.clone());
-                }
-                object
-            }
-            other => Value::String(other.to_string()),
+    /// The problem this error answers with.
+    fn problem(&self) -> Problem {
+        let mut problem = Problem::new(self.status(), self.code(), self.to_string());
+        if let Self::BadBody {
+            position: Some(position),
+            ..
+        } = self
+        {
+            problem.line = Some(position.line);
+            problem.column = Some(position.column);
         }
+        problem
     }
 }
 
@@ -128,8 +232,7 @@ impl From<RequestError> for ApiError {
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let status = self.status();
-        let body = json!({ "error": self.code(), "detail": self.detail() });
-        let mut response = (status, Json(body)).into_response();
+        let mut response = self.problem().into_response_with(status);
         if status == StatusCode::UNAUTHORIZED {
             response.headers_mut().insert(
                 header::WWW_AUTHENTICATE,
@@ -140,36 +243,36 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// Rewrites any error answer that is not JSON yet (axum's own rejections, e.g. a path segment
-/// that is not UTF-8 or a malformed query) into the `{"error", "detail"}` body of api.md.
+/// Rewrites any error answer that is not a problem yet (axum's own rejections, e.g. a path
+/// segment that is not UTF-8 or a malformed query) into an RFC 9457 problem.
 pub(crate) async fn ensure_json_errors(response: Response) -> Response {
     let status = response.status();
-    let is_json = response
+    let is_problem = response
         .headers()
         .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.starts_with("application/json"));
-    if !(status.is_client_error() || status.is_server_error()) || is_json {
+        .is_some_and(|v| v.as_bytes() == PROBLEM_JSON.as_bytes());
+    if !(status.is_client_error() || status.is_server_error()) || is_problem {
         return response;
     }
-    let (mut parts, body) = response.into_parts();
+    let (parts, body) = response.into_parts();
     // Rejection texts are one line; anything longer is cut rather than buffered whole.
     let text = match axum::body::to_bytes(body, 4096).await {
-        Ok(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
+        Ok(bytes) => String::from_utf8_lossy(&bytes).trim().to_owned(),
         Err(_) => String::new(),
     };
     let detail = if text.is_empty() {
-        Value::String(status.to_string())
+        status.to_string()
     } else {
-        Value::String(text)
+        text
     };
-    let body = json!({ "error": code_of_status(status), "detail": detail }).to_string();
-    parts.headers.insert(
-        header::CONTENT_TYPE,
-        HeaderValue::from_static("application/json"),
-    );
-    parts.headers.remove(header::CONTENT_LENGTH);
-    Response::from_parts(parts, axum::body::Body::from(body))
+    let mut response =
+        Problem::new(status, code_of_status(status), detail).into_response_with(status);
+    for (name, value) in &parts.headers {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            response.headers_mut().append(name, value.clone());
+        }
+    }
+    response
 }
 
 fn code_of_status(status: StatusCode) -> &'static str {
@@ -185,12 +288,12 @@ fn code_of_status(status: StatusCode) -> &'static str {
     }
 }
 
-/// Fallback for paths no route matches: 404 with the JSON error body.
+/// Fallback for paths no route matches: 404 problem.
 pub(crate) async fn handle_no_route(uri: axum::http::Uri) -> ApiError {
     ApiError::NoRoute(uri.path().to_owned())
 }
 
-/// Fallback for a known path with the wrong method: 405 with the JSON error body.
+/// Fallback for a known path with the wrong method: 405 problem.
 pub(crate) async fn handle_wrong_method() -> ApiError {
     ApiError::MethodNotAllowed
 }
@@ -221,15 +324,46 @@ mod tests {
     }
 
     #[test]
-    fn body_detail_merges_position() {
+    fn a_body_error_carries_its_position_as_extension_members() {
         let error = ApiError::BadBody {
-            message: "bad".into(),
-            detail: json!({ "line": 1, "column": 7 }),
+            message: "expected value".into(),
+            position: Some(JsonPosition { line: 1, column: 7 }),
         };
+        let problem = serde_json::to_value(error.problem()).expect("json");
         assert_eq!(
-            error.detail(),
-            json!({ "message": "bad", "line": 1, "column": 7 })
+            problem,
+            serde_json::json!({
+                "type": "tag:goban-bridge,2026:problem:bad_body",
+                "title": "Malformed request body",
+                "status": 400,
+                "detail": "expected value",
+                "error": "bad_body",
+                "line": 1,
+                "column": 7
+            })
         );
-        assert_eq!(ApiError::bad_body("x").detail(), json!("x"));
+        let plain = serde_json::to_value(ApiError::bad_body("x").problem()).expect("json");
+        assert!(plain.get("line").is_none(), "{plain}");
+    }
+
+    #[test]
+    fn every_code_has_its_own_title() {
+        let codes = [
+            "unauthorized",
+            "bad_body",
+            "bad_request",
+            "unsupported_media_type",
+            "payload_too_large",
+            "unknown_board",
+            "unknown_game",
+            "unknown_infraction",
+            "not_found",
+            "method_not_allowed",
+            "metrics_disabled",
+            "rejected",
+            "unavailable",
+        ];
+        let titles: std::collections::HashSet<_> = codes.iter().map(|c| title_of(c)).collect();
+        assert_eq!(titles.len(), codes.len());
     }
 }

@@ -4,17 +4,20 @@ use std::sync::OnceLock;
 
 use axum::Json;
 use axum::response::{IntoResponse, Response};
+use utoipa::openapi::path::Operation;
 use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
-use utoipa::{Modify, OpenApi};
+use utoipa::openapi::{Content, Ref, RefOr, ResponseBuilder};
+use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::bodies::{
     ClockBody, Color, DeadStonesBody, KoRule, LateStartBody, NoteBody, ResultBody, ResumePlayBody,
     Ruleset, RulingAction, RulingBody, StartGameBody,
 };
+use super::error::{PROBLEM_JSON, Problem};
 use super::routes::{arbiter, boards, games};
 use super::schema::{
-    AuditEntry, AuditList, BoardHealth, BoardList, BoardState, ErrorBody, Evidence, GameList,
-    Health, Infraction, MoveRecord,
+    AuditEntry, AuditList, BoardHealth, BoardList, BoardState, Evidence, GameList, Health,
+    Infraction, MoveRecord, SseEvent,
 };
 use super::{metrics, sse};
 
@@ -53,11 +56,11 @@ use super::{metrics, sse};
         metrics::handle_metrics,
     ),
     components(schemas(
-        BoardState, MoveRecord, Infraction, BoardList, GameList, Health, BoardHealth, ErrorBody,
+        BoardState, MoveRecord, Infraction, BoardList, GameList, Health, BoardHealth, Problem, SseEvent,
         StartGameBody, RulingBody, RulingAction, ClockBody, DeadStonesBody, ResultBody, Color, Ruleset, KoRule,
         NoteBody, LateStartBody, ResumePlayBody, Evidence, AuditEntry, AuditList,
     )),
-    modifiers(&ArbiterAuth),
+    modifiers(&ArbiterAuth, &ProblemResponses),
     tags(
         (name = "boards", description = "Live boards, public (delayed under a broadcast delay unless authenticated)"),
         (name = "arbiter", description = "Arbiter requests: Authorization: Bearer <token>"),
@@ -80,12 +83,72 @@ impl Modify for ArbiterAuth {
     }
 }
 
+/// Makes every error response of every operation an RFC 9457 problem
+/// (`application/problem+json`, schema `Problem`), whatever the handler's annotation
+/// says, and adds a `default` response: any other error (a malformed path or query,
+/// a wrong method) is a problem too. One place, so no route can drift from it.
+struct ProblemResponses;
+
+impl Modify for ProblemResponses {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        for item in openapi.paths.paths.values_mut() {
+            let operations = [
+                &mut item.get,
+                &mut item.put,
+                &mut item.post,
+                &mut item.delete,
+                &mut item.patch,
+            ];
+            for operation in operations.into_iter().flatten() {
+                make_errors_problems(operation);
+                describe_event_streams(operation);
+            }
+        }
+    }
+}
+
+fn problem_content() -> Content {
+    Content::new(Some(RefOr::Ref(Ref::from_schema_name(Problem::name()))))
+}
+
+fn make_errors_problems(operation: &mut Operation) {
+    let responses = &mut operation.responses.responses;
+    for (status, response) in responses.iter_mut() {
+        let is_error = status.starts_with('4') || status.starts_with('5');
+        if let (true, RefOr::T(response)) = (is_error, response) {
+            response.content.clear();
+            response
+                .content
+                .insert(PROBLEM_JSON.to_owned(), problem_content());
+        }
+    }
+    let default = ResponseBuilder::new()
+        .description("Any other error (malformed path or query, wrong method): an RFC 9457 problem")
+        .content(PROBLEM_JSON, problem_content())
+        .build();
+    responses.insert("default".to_owned(), RefOr::T(default));
+}
+
+/// An event stream's schema describes one event (what schemathesis and SSE parsers
+/// check per event), not the whole body as one string.
+fn describe_event_streams(operation: &mut Operation) {
+    for response in operation.responses.responses.values_mut() {
+        if let RefOr::T(response) = response
+            && let Some(content) = response.content.get_mut("text/event-stream")
+        {
+            content.schema = Some(RefOr::Ref(Ref::from_schema_name(SseEvent::name())));
+        }
+    }
+}
+
 /// The generated document, built once.
 pub(crate) fn document() -> &'static utoipa::openapi::OpenApi {
     static DOCUMENT: OnceLock<utoipa::openapi::OpenApi> = OnceLock::new();
     DOCUMENT.get_or_init(|| {
         let mut doc = ApiDoc::openapi();
         doc.merge(<super::routes::tournament::TournamentDoc as OpenApi>::openapi());
+        // Again after the merge: the merged paths were not there when the modifier ran.
+        ProblemResponses.modify(&mut doc);
         doc
     })
 }

@@ -9,18 +9,8 @@ use utoipa::ToSchema;
 
 use super::bodies::Color;
 
-/// `{"error": ..., "detail": ...}` of every 4xx answer (api.md).
-#[derive(Serialize, ToSchema)]
-pub(crate) struct ErrorBody {
-    /// Stable code: `unauthorized`, `bad_body`, `bad_request`, `unsupported_media_type`, `payload_too_large`,
-    /// `unknown_board`, `unknown_game`, `unknown_infraction`, `not_found`, `method_not_allowed`,
-    /// `metrics_disabled`, `rejected`, `unavailable`.
-    #[schema(example = "bad_body")]
-    error: String,
-    /// What was wrong: a sentence, or an object with `message`, `line` and `column` for JSON errors.
-    #[schema(value_type = Object)]
-    detail: Value,
-}
+/// Every error answer is an RFC 9457 problem; the handlers' annotations name it `ErrorBody`.
+pub(crate) use super::error::Problem as ErrorBody;
 
 /// One move of the game record.
 #[derive(Serialize, ToSchema)]
@@ -248,4 +238,19 @@ pub(crate) struct Health {
     broadcast_delay_ms: u64,
     /// Per board.
     boards: Vec<BoardHealth>,
+}
+
+/// One Server-Sent Event of the event streams, as an SSE parser yields it.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct SseEvent {
+    /// The topic (`state`, `moves`, `infractions`, `clock`, `device`), or `error`
+    /// when the stream cannot go on (then it closes).
+    #[schema(example = "state")]
+    event: Option<String>,
+    /// The message: the JSON of the topic's payload, with `v`, `seq` and `board`.
+    #[schema(content_media_type = "application/json")]
+    data: String,
+    /// The message's `seq` (per-board streams: send it back as `Last-Event-ID` to resume).
+    #[schema(pattern = "^[0-9]+$")]
+    id: Option<String>,
 }

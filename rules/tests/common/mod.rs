@@ -15,7 +15,7 @@ pub fn corpus_dir(test: &str) -> Option<PathBuf> {
         }
         None => {
             eprintln!(
-                "{test}: skipped, GOBAN_CORPUS is not set (export GOBAN_CORPUS=/work/shared/corpus)"
+                "{test}: skipped, GOBAN_CORPUS is not set (export GOBAN_CORPUS=$PWD/../shared/corpus)"
             );
             None
         }

@@ -1,6 +1,7 @@
 //! The bodies of api.md: accepted forms, refused nonsense, and the commands they become.
 
 use super::*;
+use serde_json::json;
 
 fn build<T: DeserializeOwned + Validate>(text: &str) -> Result<T, String> {
     let value: T = serde_json::from_str(text).map_err(|e| e.to_string())?;

@@ -374,8 +374,8 @@ async fn json_errors_point_at_the_position() {
             .await,
     )
     .await;
-    assert_eq!(answer["detail"]["line"], 2);
-    assert!(answer["detail"]["column"].as_u64().is_some());
+    assert_eq!(answer["line"], 2);
+    assert!(answer["column"].as_u64().is_some());
     let (_, answer) = json_of(
         harness
             .post(
@@ -387,7 +387,7 @@ async fn json_errors_point_at_the_position() {
     )
     .await;
     assert!(
-        answer["detail"]["message"]
+        answer["detail"]
             .as_str()
             .unwrap()
             .contains("unknown field `why`"),

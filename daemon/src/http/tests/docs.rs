@@ -2,7 +2,7 @@
 
 use super::{Harness, build_settings, json_of};
 
-/// The REST table of /work/shared/spec/api.md, method and path under /api/v1.
+/// The REST table of ../shared/spec/api.md, method and path under /api/v1.
 const API_MD_PATHS: [(&str, &str); 15] = [
     ("get", "/health"),
     ("get", "/boards"),
@@ -38,7 +38,7 @@ fn spec_paths() -> Option<Vec<(String, String)>> {
         for entry in first_cell.split(',') {
             let mut words = entry.split_whitespace();
             if let (Some(method), Some(path)) = (words.next(), words.next()) {
-                // `?since=N` and the like are query parameters, not part of the path.
+                // `/boards/{board}/moves?since=N`: the query is not part of the path.
                 let path = path.split('?').next().unwrap_or(path);
                 paths.push((method.to_ascii_lowercase(), path.to_owned()));
             }
@@ -92,7 +92,7 @@ async fn openapi_describes_bodies_state_and_auth() {
         "ClockBody",
         "DeadStonesBody",
         "ResultBody",
-        "ErrorBody",
+        "Problem",
     ] {
         assert!(schemas[name].is_object(), "schema {name} missing");
     }

@@ -6,6 +6,7 @@ mod delay;
 mod docs;
 mod games;
 mod pages;
+mod problems;
 mod sse;
 
 use std::pin::Pin;
