@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use goban_bridge::config::{JournalConfig, Synchronous};
-use goban_bridge::hub::{Published, Topic};
+use goban_bridge::hub::{Payload, Published, Topic};
 use goban_bridge::journal::{Batch, InputRecord, Journal};
 
 const LATENCY_WRITES: usize = 300;
@@ -22,15 +22,19 @@ fn build_batch(board: &str, n: u64, first: bool) -> Batch {
         at_ms: 1_796_029_200_000 + n,
         json: r#"{"type":"board_diff","changes":[{"index":72,"state":"B"}]}"#.into(),
     });
-    let payload = serde_json::json!({"v": 1, "seq": n, "event": "move_played", "number": n,
-        "color": "black", "point": "Q16", "at": "2026-11-30T09:00:00.000Z"});
+    let payload = Payload::json(
+        &serde_json::json!({"v": 1, "seq": n, "event": "move_played", "number": n,
+        "color": "black", "point": "Q16", "at": "2026-11-30T09:00:00.000Z"}),
+    )
+    .expect("json");
     for (offset, topic) in [(0, Topic::Moves), (1, Topic::State)] {
         batch.events.push(Published {
-            board: board.to_owned(),
+            board: board.into(),
             seq: n * 2 + offset,
             topic,
             at_ms: 1_796_029_200_000 + n,
-            payload: Arc::new(payload.clone()),
+            payload: payload.clone(),
+            view: None,
         });
     }
     batch

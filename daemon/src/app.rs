@@ -8,6 +8,7 @@ use anyhow::Context as _;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::Config;
+use crate::delay::Feed;
 use crate::hub::Hub;
 use crate::journal::Journal;
 use crate::mqtt::{MqttPublisher, MqttSettings};
@@ -45,7 +46,9 @@ pub async fn start(config: Config) -> anyhow::Result<Daemon> {
     let mqtt_addr = (mqtt_settings.host.clone(), mqtt_settings.port);
     let cancel = CancellationToken::new();
     let tournament = crate::tournament::start(&config, &hub, &mqtt_settings, &cancel)?;
-    let mqtt = MqttPublisher::spawn(mqtt_settings, hub.clone())?;
+    // The one broadcast delay: SSE, MQTT and the public REST view release a message at the same instant.
+    let public = Feed::public(hub.clone(), config.server.broadcast_delay.0, &cancel);
+    let mqtt = MqttPublisher::spawn(mqtt_settings, public.clone())?;
     let boards = crate::runtime::start(&config, &hub, &journal, &cancel)?;
     let listener = tokio::net::TcpListener::bind(config.server.listen)
         .await
@@ -56,7 +59,7 @@ pub async fn start(config: Config) -> anyhow::Result<Daemon> {
     let http = tokio::spawn(crate::http::serve(
         listener,
         settings,
-        hub.clone(),
+        public,
         cancel.child_token(),
     ));
     tracing::info!(http = %http_addr, mqtt = ?mqtt_addr, boards = config.boards.len(), "goban-bridge running");
@@ -99,7 +102,6 @@ fn mqtt_settings(config: &Config) -> anyhow::Result<(MqttSettings, bool)> {
         prefix: m.prefix.clone(),
         buffer: m.buffer,
         max_backoff: m.max_backoff.0,
-        delay_ms: config.server.broadcast_delay.as_ms(),
     };
     Ok((settings, embedded))
 }

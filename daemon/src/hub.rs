@@ -1,17 +1,22 @@
-//! The registry handle shared by board supervisors, REST/SSE and MQTT: current states, the event bus and arbiter requests.
+//! The registry handle shared by board supervisors, REST/SSE and MQTT: board views, the event bus and arbiter commands.
 //!
 //! This is the seam between the board runtime (supervisor, journal, referee)
 //! and the publishers (HTTP, MQTT). Publishers only ever see `Hub`; the
 //! runtime implements [`BoardControl`] per board and registers it here.
+//! Everything crossing it is typed or already-serialized JSON ([`Payload`]):
+//! a message is serialized once, by the runtime, and the same bytes go to
+//! the journal, SSE, MQTT and REST.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock};
 
+use bytes::Bytes;
+use goban_referee::BoardState;
 use serde::{Deserialize, Serialize};
 use tokio::sync::broadcast;
 
 /// Which MQTT topic / SSE event name a published message belongs to (api.md "MQTT").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Topic {
     /// `<prefix>/boards/<board>/state`, retained, QoS 1.
@@ -26,64 +31,130 @@ pub enum Topic {
     Device,
 }
 
+impl Topic {
+    /// The topic's name in MQTT topics, SSE event names and the journal.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::State => "state",
+            Self::Moves => "moves",
+            Self::Infractions => "infractions",
+            Self::Clock => "clock",
+            Self::Device => "device",
+        }
+    }
+
+    /// The topic of a name.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Some(match name {
+            "state" => Self::State,
+            "moves" => Self::Moves,
+            "infractions" => Self::Infractions,
+            "clock" => Self::Clock,
+            "device" => Self::Device,
+            _ => return None,
+        })
+    }
+}
+
+/// A JSON document serialized once; cloning shares the bytes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Payload(Bytes);
+
+impl Payload {
+    /// Serialize `value` (our own types: this only fails on a non-string map key, which we never use).
+    pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<Self, serde_json::Error> {
+        serde_json::to_vec(value).map(|v| Self(Bytes::from(v)))
+    }
+
+    /// Wrap JSON text read back from the journal.
+    pub fn from_text(text: String) -> Self {
+        Self(Bytes::from(text))
+    }
+
+    /// The JSON text.
+    pub fn as_str(&self) -> &str {
+        // Built only from `serde_json` output or a `String`: always UTF-8.
+        std::str::from_utf8(&self.0).unwrap_or_default()
+    }
+
+    /// The bytes, shared.
+    pub fn bytes(&self) -> Bytes {
+        self.0.clone()
+    }
+
+    /// Length in bytes.
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// No bytes (a board with no device message yet).
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Parsed, for tests and the rare reader that needs fields.
+    pub fn value(&self) -> serde_json::Value {
+        serde_json::from_slice(&self.0).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// One board as of one `seq`: the typed state and its serializations, built once per change of the game.
+#[derive(Debug)]
+pub struct BoardView {
+    /// The full state (with `moves`), `seq` set.
+    pub state: BoardState,
+    /// The live (v2) state without `moves`: the `state` message.
+    pub live: Payload,
+    /// The full state as `GET /boards/{board}` serves it.
+    pub full: Payload,
+    /// The game so far as SGF, by the rules core's writer (empty before a game).
+    pub sgf: Arc<str>,
+}
+
+impl BoardView {
+    /// Serialize `state` both ways, once.
+    pub fn build(state: BoardState, sgf: String) -> Arc<Self> {
+        let serialized = |value: Result<Payload, serde_json::Error>| {
+            // Our own types always serialize; an empty payload would show the slip without crashing.
+            value.unwrap_or_else(|err| {
+                tracing::error!(cause = %err, "board state did not serialize");
+                Payload::default()
+            })
+        };
+        Arc::new(Self {
+            live: serialized(Payload::json(&state.live())),
+            full: serialized(Payload::json(&state)),
+            state,
+            sgf: Arc::from(sgf),
+        })
+    }
+
+    /// The seq of this view.
+    pub fn seq(&self) -> u64 {
+        self.state.seq
+    }
+}
+
 /// One message as published: already journaled, numbered with the board's `seq`.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug)]
 pub struct Published {
     /// Board id from the config.
-    pub board: String,
+    pub board: Arc<str>,
     /// Per-board counter that only grows, also across restarts (api.md).
     pub seq: u64,
     /// Topic / SSE event name.
     pub topic: Topic,
     /// Host time of the effect, milliseconds since the Unix epoch.
     pub at_ms: u64,
-    /// JSON payload carrying `v` and `seq`.
-    #[serde(with = "arc_json")]
-    pub payload: Arc<serde_json::Value>,
+    /// The JSON payload carrying `v` and `seq`.
+    pub payload: Payload,
+    /// For a live `state` message: the board as of this seq (absent when read back from the journal).
+    pub view: Option<Arc<BoardView>>,
 }
 
-/// Serde for `Arc<Value>` without serde's `rc` feature: the payload is written as plain JSON.
-mod arc_json {
-    use std::sync::Arc;
-
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-    pub(super) fn serialize<S: Serializer>(
-        value: &Arc<serde_json::Value>,
-        serializer: S,
-    ) -> Result<S::Ok, S::Error> {
-        value.as_ref().serialize(serializer)
-    }
-
-    pub(super) fn deserialize<'de, D: Deserializer<'de>>(
-        deserializer: D,
-    ) -> Result<Arc<serde_json::Value>, D::Error> {
-        serde_json::Value::deserialize(deserializer).map(Arc::new)
-    }
-}
-
-/// An arbiter's request as the REST API accepts it (api.md "Arbiter request bodies").
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(tag = "request", rename_all = "snake_case")]
-pub enum ArbiterRequest {
-    /// POST /boards/{board}/game; every field optional, defaulting to the board's config.
-    StartGame(serde_json::Value),
-    /// POST /boards/{board}/infractions/{id}/ruling.
-    Ruling {
-        /// Infraction id.
-        id: String,
-        /// The ruling body (`action`, `note`).
-        body: serde_json::Value,
-    },
-    /// POST /boards/{board}/clock.
-    Clock(serde_json::Value),
-    /// POST /boards/{board}/dead-stones.
-    DeadStones(serde_json::Value),
-    /// POST /boards/{board}/result.
-    Result(serde_json::Value),
-    /// Any arbiter route: the referee's typed command, signed, built by the HTTP layer.
-    Act(goban_referee::ArbiterAct),
-}
+/// An arbiter's command as it travels from HTTP to the board's runtime: the referee's signed
+/// command (`by`, `note`, `command`); `StartGame`'s game id is chosen by the runtime.
+pub type ArbiterRequest = goban_referee::ArbiterAct;
 
 /// Why an arbiter request was refused; maps to a 4xx with a JSON body.
 #[derive(Debug, thiserror::Error)]
@@ -101,14 +172,11 @@ pub enum RequestError {
 
 /// What the runtime of one board offers to publishers.
 pub trait BoardControl: Send + Sync {
-    /// Apply an arbiter request (journaled first) and answer with the new live state.
+    /// Apply an arbiter command (journaled first) and answer with the board as it then is.
     fn request(
         &self,
         request: ArbiterRequest,
-        who: String,
-    ) -> futures::future::BoxFuture<'static, Result<serde_json::Value, RequestError>>;
-    /// The live SGF of the current game.
-    fn sgf(&self) -> String;
+    ) -> futures::future::BoxFuture<'static, Result<Arc<BoardView>, RequestError>>;
 }
 
 /// What the journal offers to publishers: history for SSE resume and finished games.
@@ -129,15 +197,15 @@ pub trait Archive: Send + Sync {
 }
 
 struct BoardEntry {
-    state: Arc<serde_json::Value>,
-    device: Arc<serde_json::Value>,
+    view: Arc<BoardView>,
+    device: Payload,
     control: Arc<dyn BoardControl>,
 }
 
 /// Cheap cloneable handle over every board of the daemon.
 #[derive(Clone)]
 pub struct Hub {
-    boards: Arc<RwLock<BTreeMap<String, BoardEntry>>>,
+    boards: Arc<RwLock<BTreeMap<Arc<str>, BoardEntry>>>,
     bus: broadcast::Sender<Published>,
     archive: Arc<dyn Archive>,
 }
@@ -158,22 +226,22 @@ impl Hub {
         &self.archive
     }
 
-    /// Register a board's runtime with its initial state.
-    pub fn register(&self, board: &str, state: serde_json::Value, control: Arc<dyn BoardControl>) {
+    /// Register a board's runtime with its initial view.
+    pub fn register(&self, board: &str, view: Arc<BoardView>, control: Arc<dyn BoardControl>) {
         let entry = BoardEntry {
-            state: Arc::new(state),
-            device: Arc::new(serde_json::Value::Null),
+            view,
+            device: Payload::default(),
             control,
         };
-        self.write().insert(board.to_owned(), entry);
+        self.write().insert(Arc::from(board), entry);
     }
 
-    /// Publish a journaled message: updates the cached state/device and fans out.
+    /// Publish a journaled message: updates the board's view or device message, then fans out.
     pub fn publish(&self, message: Published) {
         if let Some(entry) = self.write().get_mut(&message.board) {
-            match message.topic {
-                Topic::State => entry.state = message.payload.clone(),
-                Topic::Device => entry.device = message.payload.clone(),
+            match (&message.topic, &message.view) {
+                (Topic::State, Some(view)) => entry.view = view.clone(),
+                (Topic::Device, _) => entry.device = message.payload.clone(),
                 _ => {}
             }
         }
@@ -187,17 +255,17 @@ impl Hub {
     }
 
     /// Board ids in order.
-    pub fn boards(&self) -> Vec<String> {
+    pub fn boards(&self) -> Vec<Arc<str>> {
         self.read().keys().cloned().collect()
     }
 
-    /// The live state of a board.
-    pub fn state(&self, board: &str) -> Option<Arc<serde_json::Value>> {
-        self.read().get(board).map(|e| e.state.clone())
+    /// The board as of its last published state.
+    pub fn view(&self, board: &str) -> Option<Arc<BoardView>> {
+        self.read().get(board).map(|e| e.view.clone())
     }
 
-    /// The last device message of a board.
-    pub fn device(&self, board: &str) -> Option<Arc<serde_json::Value>> {
+    /// The last device message of a board (empty before the first).
+    pub fn device(&self, board: &str) -> Option<Payload> {
         self.read().get(board).map(|e| e.device.clone())
     }
 
@@ -206,12 +274,12 @@ impl Hub {
         self.read().get(board).map(|e| e.control.clone())
     }
 
-    fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<String, BoardEntry>> {
+    fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<Arc<str>, BoardEntry>> {
         // A poisoned lock only means a panic elsewhere mid-insert; the map is still usable.
         self.boards.read().unwrap_or_else(|e| e.into_inner())
     }
 
-    fn write(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<String, BoardEntry>> {
+    fn write(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<Arc<str>, BoardEntry>> {
         self.boards.write().unwrap_or_else(|e| e.into_inner())
     }
 }

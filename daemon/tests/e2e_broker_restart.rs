@@ -81,7 +81,8 @@ async fn broker_restart_mid_game_loses_no_move_and_republishes_state() {
         },
     )
     .await;
-    assert_eq!(state["v"], 1);
+    assert_eq!(state["v"], 2, "the live state of api.md Changes");
+    assert!(state.get("moves").is_none() && state["last_move"]["number"] == 6);
     let rest = daemon.state().await;
     assert_eq!(
         state["position"], rest["position"],

@@ -1,9 +1,11 @@
-//! A board state as large as a long game's reaches a real broker (Mosquitto on 127.0.0.1:1883).
+//! A retained message past rumqttc's 10 KiB default (a device report of many ports, a state with many alerts)
+//! reaches a real broker (Mosquitto on 127.0.0.1:1883).
 
 use std::sync::Arc;
 use std::time::Duration;
 
-use goban_bridge::hub::{Archive, Hub, Published, RequestError, Topic};
+use goban_bridge::delay::Feed;
+use goban_bridge::hub::{Archive, Hub, Payload, Published, RequestError, Topic};
 use goban_bridge::mqtt::{MqttPublisher, MqttSettings, board_topic};
 use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
 
@@ -49,9 +51,8 @@ async fn a_long_games_retained_state_reaches_the_broker() {
         prefix: prefix.clone(),
         buffer: 64,
         max_backoff: Duration::from_millis(500),
-        delay_ms: 0,
     };
-    let publisher = MqttPublisher::spawn(settings, hub.clone()).expect("publisher");
+    let publisher = MqttPublisher::spawn(settings, Feed::Live(hub.clone())).expect("publisher");
     let state = build_long_game_state(400);
     let size = state.to_string().len();
     assert!(
@@ -61,15 +62,16 @@ async fn a_long_games_retained_state_reaches_the_broker() {
     hub.publish(Published {
         board: "t".into(),
         seq: 1,
-        topic: Topic::State,
+        topic: Topic::Device,
         at_ms: 0,
-        payload: Arc::new(state),
+        payload: Payload::json(&state).unwrap(),
+        view: None,
     });
 
     let mut options = MqttOptions::new(format!("{prefix}-sub"), "127.0.0.1", 1883);
     options.set_max_packet_size(1 << 20, 1 << 20);
     let (client, mut events) = AsyncClient::new(options, 16);
-    let topic = board_topic(&prefix, "t", Topic::State);
+    let topic = board_topic(&prefix, "t", Topic::Device);
     client
         .subscribe(&topic, QoS::AtLeastOnce)
         .await

@@ -50,6 +50,7 @@ pub use input::{
 };
 pub use referee::Referee;
 pub use state::{
-    BoardState, DeviceState, Interpretation, Link, MoveRecord, PerColor, Phase, SCHEMA_VERSION,
+    BoardState, DeviceState, Interpretation, LIVE_SCHEMA_VERSION, LastMove, Link, LiveState,
+    MoveRecord, PerColor, Phase, SCHEMA_VERSION,
 };
 pub use timestamp::Timestamp;

@@ -176,3 +176,145 @@ pub struct BoardState {
     /// Players.
     pub white: String,
 }
+
+/// Schema version of the live `state` message (MQTT/SSE): the state without `moves`, with `last_move`.
+pub const LIVE_SCHEMA_VERSION: u8 = 2;
+
+/// The newest move of the live state (api.md "Changes": `last_move`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LastMove {
+    /// 1-based move number.
+    pub number: u32,
+    /// Who moved.
+    pub color: Color,
+    /// "D4" or "pass".
+    pub point: String,
+    /// The mover's time left after the move, when a clock runs.
+    pub time_left_ms: Option<u64>,
+    /// The mover's byo-yomi periods (or Canadian moves) left, when a clock runs.
+    pub periods_left: Option<u32>,
+}
+
+/// The live state (v2) as published on MQTT `state` and SSE `state`: every field of
+/// [`BoardState`] but `moves`, plus `last_move`; it borrows, so serializing it copies nothing.
+#[derive(Clone, Debug, Serialize)]
+pub struct LiveState<'a> {
+    /// Schema version ([`LIVE_SCHEMA_VERSION`]).
+    pub v: u8,
+    /// Output counter of this board.
+    pub seq: u64,
+    /// Board id.
+    pub board: &'a str,
+    /// Game id, once a game started.
+    pub game: Option<&'a str>,
+    /// Board size.
+    pub size: u8,
+    /// Ruleset.
+    pub ruleset: Ruleset,
+    /// Komi in points.
+    pub komi: f64,
+    /// The game position.
+    pub position: &'a str,
+    /// Moves played so far (passes included).
+    pub move_number: u32,
+    /// The side to move.
+    pub to_move: Color,
+    /// The newest move, or null before the first.
+    pub last_move: Option<LastMove>,
+    /// Stones captured by each side.
+    pub captures: PerColor,
+    /// The clock at this seq; readings in between go on `clock`.
+    pub clock: Option<&'a ClockReading>,
+    /// Every alert of the game.
+    pub infractions: &'a [Infraction],
+    /// Warnings given.
+    pub warnings: PerColor,
+    /// Device health.
+    pub device: &'a DeviceState,
+    /// Phase.
+    pub phase: Phase,
+    /// Final result.
+    pub result: Option<&'a str>,
+    /// The counted score proposed during counting.
+    pub proposed_result: Option<&'a str>,
+    /// Points marked dead.
+    pub dead_stones: &'a [String],
+    /// The physical position after debouncing.
+    pub physical: &'a str,
+    /// What to change on the board to restore the game position.
+    pub guidance: &'a Guidance,
+    /// Players.
+    pub black: &'a str,
+    /// Players.
+    pub white: &'a str,
+}
+
+impl BoardState {
+    /// The newest move as the live state shows it.
+    pub fn last_move(&self) -> Option<LastMove> {
+        self.moves.last().map(|m| LastMove {
+            number: m.number,
+            color: m.color,
+            point: m.point.clone(),
+            time_left_ms: m.time_left_ms,
+            periods_left: m.periods_left,
+        })
+    }
+
+    /// The live (v2) view of this state, without the move list.
+    pub fn live(&self) -> LiveState<'_> {
+        LiveState {
+            v: LIVE_SCHEMA_VERSION,
+            seq: self.seq,
+            board: &self.board,
+            game: self.game.as_deref(),
+            size: self.size,
+            ruleset: self.ruleset,
+            komi: self.komi,
+            position: &self.position,
+            move_number: self.move_number,
+            to_move: self.to_move,
+            last_move: self.last_move(),
+            captures: self.captures,
+            clock: self.clock.as_ref(),
+            infractions: &self.infractions,
+            warnings: self.warnings,
+            device: &self.device,
+            phase: self.phase,
+            result: self.result.as_deref(),
+            proposed_result: self.proposed_result.as_deref(),
+            dead_stones: &self.dead_stones,
+            physical: &self.physical,
+            guidance: &self.guidance,
+            black: &self.black,
+            white: &self.white,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{Referee, RefereeConfig};
+
+    #[test]
+    fn the_live_state_has_no_moves_and_names_the_last_one() {
+        let mut state = Referee::new(RefereeConfig::default()).unwrap().state();
+        state.moves.push(crate::MoveRecord {
+            number: 1,
+            color: goban_rules::Color::Black,
+            point: "Q16".into(),
+            at: String::new(),
+            time_left_ms: Some(5),
+            periods_left: None,
+        });
+        let live = serde_json::to_value(state.live()).unwrap();
+        assert_eq!(live["v"], 2);
+        assert!(live.get("moves").is_none(), "{live}");
+        assert_eq!(live["last_move"]["point"], "Q16");
+        assert_eq!(live["last_move"]["time_left_ms"], 5);
+        let full = serde_json::to_value(&state).unwrap();
+        let fields = |v: &serde_json::Value| v.as_object().unwrap().len();
+        // Every field of the full state but `moves`, plus `last_move`.
+        assert_eq!(fields(&live), fields(&full));
+    }
+}

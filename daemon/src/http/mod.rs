@@ -6,7 +6,6 @@
 
 mod auth;
 mod bodies;
-mod delay;
 mod error;
 mod grammar;
 mod metrics;
@@ -15,7 +14,6 @@ mod pages;
 mod routes;
 mod schema;
 mod settings;
-mod sgf;
 mod sse;
 #[cfg(test)]
 mod tests;
@@ -35,9 +33,9 @@ use tower_http::trace::TraceLayer;
 pub(crate) use self::metrics::install_metrics;
 pub(crate) use settings::{AllowOrigins, ArbiterTokens, HttpSettings};
 
+use crate::delay::{DelayedView, Feed};
 use crate::hub::{Archive, BoardControl, Hub};
 use auth::Viewer;
-use delay::{DelayedView, Feed};
 use error::ApiError;
 
 /// How often the Prometheus recorder drains histograms while serving.
@@ -95,34 +93,36 @@ impl App {
     reason = "API for embedding and tests; the daemon itself calls serve"
 )]
 pub(crate) fn router(settings: HttpSettings, hub: Hub) -> Router {
-    build(settings, hub, CancellationToken::new())
+    let shutdown = CancellationToken::new();
+    let public = Feed::public(hub, settings.broadcast_delay, &shutdown);
+    build(settings, public, shutdown)
 }
 
 /// Serves the API on `listener` until `shutdown` is cancelled; open SSE streams end at shutdown.
+///
+/// `public` is what the public sees: the hub itself, or the daemon's one broadcast delay.
 pub(crate) async fn serve(
     listener: TcpListener,
     settings: HttpSettings,
-    hub: Hub,
+    public: Feed,
     shutdown: CancellationToken,
 ) -> std::io::Result<()> {
     if let Some(handle) = settings.metrics.clone() {
         tokio::spawn(upkeep_metrics(handle, shutdown.clone()));
     }
-    let router = build(settings, hub, shutdown.clone());
+    let router = build(settings, public, shutdown.clone());
     tracing::info!(address = %listener.local_addr()?, "HTTP API listening");
     axum::serve(listener, router)
         .with_graceful_shutdown(shutdown.cancelled_owned())
         .await
 }
 
-fn build(settings: HttpSettings, hub: Hub, shutdown: CancellationToken) -> Router {
-    let delayed = (!settings.broadcast_delay.is_zero()).then(|| {
-        DelayedView::start(
-            hub.clone(),
-            settings.broadcast_delay,
-            shutdown.child_token(),
-        )
-    });
+fn build(settings: HttpSettings, public: Feed, shutdown: CancellationToken) -> Router {
+    let hub = public.hub().clone();
+    let delayed = match public {
+        Feed::Delayed(view) => Some(view),
+        Feed::Live(_) => None,
+    };
     let app = Arc::new(App {
         hub,
         tokens: settings.arbiter_tokens,

@@ -99,7 +99,7 @@ async fn handle_overlay(
 }
 
 fn known(app: &App, board: &str) -> Result<(), ApiError> {
-    match app.hub.state(board) {
+    match app.hub.view(board) {
         Some(_) => Ok(()),
         None => Err(ApiError::UnknownBoard(board.to_owned())),
     }

@@ -21,8 +21,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::App;
 use super::auth::Viewer;
-use super::delay::Feed;
 use super::error::ApiError;
+use crate::delay::Feed;
 use crate::hub::{Archive, Published, Topic};
 
 /// Journal page size while catching up.
@@ -43,13 +43,7 @@ pub(crate) struct EventsQuery {
 
 /// The SSE event name of a topic (api.md "MQTT" topic names).
 pub(crate) fn event_name(topic: Topic) -> &'static str {
-    match topic {
-        Topic::State => "state",
-        Topic::Moves => "moves",
-        Topic::Infractions => "infractions",
-        Topic::Clock => "clock",
-        Topic::Device => "device",
-    }
+    topic.name()
 }
 
 fn resume_point(headers: &HeaderMap, query: &EventsQuery) -> Result<Option<u64>, ApiError> {
@@ -94,9 +88,9 @@ pub(crate) async fn handle_events(
     Query(query): Query<EventsQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    if app.hub.state(&board).is_none() {
+    let Some(board) = app.hub.boards().into_iter().find(|b| **b == *board) else {
         return Err(ApiError::UnknownBoard(board));
-    }
+    };
     let after = resume_point(&headers, &query)?;
     let feed = app.feed(&viewer);
     // Subscribe before reading the journal or the state: see the module docs.
@@ -117,7 +111,7 @@ pub(crate) async fn handle_events(
 }
 
 struct Pump {
-    board: String,
+    board: Arc<str>,
     feed: Feed,
     archive: Arc<dyn Archive>,
     sender: mpsc::Sender<Result<Event, Infallible>>,
@@ -185,13 +179,13 @@ impl Pump {
 
     /// Sends the current state so a fresh client starts from a full picture.
     async fn send_snapshot(&mut self) -> Result<(), Stop> {
-        let Some(state) = self.feed.state(&self.board) else {
+        let Some(view) = self.feed.view(&self.board) else {
             return Ok(());
         };
-        let seq = state["seq"].as_u64().unwrap_or(0);
+        let seq = view.seq();
         let event = Event::default()
             .event(event_name(Topic::State))
-            .data(state.to_string());
+            .data(view.live.as_str());
         let event = if seq > 0 {
             event.id(seq.to_string())
         } else {
@@ -209,7 +203,7 @@ impl Pump {
         let event = Event::default()
             .id(message.seq.to_string())
             .event(event_name(message.topic))
-            .data(message.payload.to_string());
+            .data(message.payload.as_str());
         self.sender.send(Ok(event)).await.map_err(|_| Stop::Gone)?;
         self.last = message.seq;
         Ok(())
@@ -254,4 +248,54 @@ impl Pump {
             .await;
         Stop::Journal
     }
+}
+
+/// GET /events: every board's `state`, `infractions` and `clock` messages on one stream, for the hall page.
+///
+/// No resume: a client that reconnects re-reads `GET /boards` (api.md).
+#[utoipa::path(
+    get,
+    path = "/api/v1/events",
+    tag = "boards",
+    responses(
+        (status = 200, description = "text/event-stream: `event:` state|infractions|clock, `data:` the per-board JSON (with `board` and `seq`)", content_type = "text/event-stream", body = String),
+    )
+)]
+pub(crate) async fn handle_hall_events(State(app): State<Arc<App>>, viewer: Viewer) -> Response {
+    let mut receiver = app.feed(&viewer).subscribe();
+    let (sender, events) = mpsc::channel::<Result<Event, Infallible>>(CHANNEL);
+    let shutdown = app.shutdown.clone();
+    tokio::spawn(async move {
+        metrics::gauge!("goban_http_sse_clients").increment(1.0);
+        let pump = async {
+            loop {
+                let message = match receiver.recv().await {
+                    Ok(message) => message,
+                    // A slow hall client skips what it missed; the next state of each board repairs it.
+                    Err(RecvError::Lagged(_)) => continue,
+                    Err(RecvError::Closed) => break,
+                };
+                if !matches!(
+                    message.topic,
+                    Topic::State | Topic::Infractions | Topic::Clock
+                ) {
+                    continue;
+                }
+                let event = Event::default()
+                    .event(event_name(message.topic))
+                    .data(message.payload.as_str());
+                if sender.send(Ok(event)).await.is_err() {
+                    break;
+                }
+            }
+        };
+        tokio::select! {
+            () = shutdown.cancelled() => {}
+            () = pump => {}
+        }
+        metrics::gauge!("goban_http_sse_clients").decrement(1.0);
+    });
+    let sse =
+        Sse::new(ReceiverStream::new(events)).keep_alive(KeepAlive::new().interval(KEEP_ALIVE));
+    ([("x-accel-buffering", "no")], sse).into_response()
 }

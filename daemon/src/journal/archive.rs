@@ -1,13 +1,12 @@
 //! The journal's read side for publishers: events since a seq (SSE resume) and finished games (`/games`).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 
 use rusqlite::{Connection, OptionalExtension, params};
 
-use super::batch::topic_from_name;
 use super::recover::from_sql;
 use super::writer::to_sql;
-use crate::hub::{Archive, Published, RequestError};
+use crate::hub::{Archive, Payload, Published, RequestError, Topic};
 
 /// [`Archive`] over its own SQLite connection (WAL lets it read while the writer commits).
 pub struct SqliteArchive {
@@ -46,12 +45,13 @@ impl Archive for SqliteArchive {
         after: u64,
         limit: usize,
     ) -> Result<Vec<Published>, RequestError> {
+        let board: std::sync::Arc<str> = board.into();
         self.with(|conn| {
             let mut stmt = conn.prepare_cached(
                 "SELECT seq, topic, at_ms, payload FROM events WHERE board = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
             )?;
             let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-            let rows = stmt.query_map(params![board, to_sql(after), limit], |row| {
+            let rows = stmt.query_map(params![&*board, to_sql(after), limit], |row| {
                 let topic: String = row.get(1)?;
                 let payload: String = row.get(3)?;
                 Ok((from_sql(row.get(0)?), topic, from_sql(row.get(2)?), payload))
@@ -59,13 +59,14 @@ impl Archive for SqliteArchive {
             let mut out = Vec::new();
             for row in rows {
                 let (seq, topic, at_ms, payload) = row?;
-                let Some(topic) = topic_from_name(&topic) else { continue };
+                let Some(topic) = Topic::from_name(&topic) else { continue };
                 out.push(Published {
-                    board: board.to_owned(),
+                    board: board.clone(),
                     seq,
                     topic,
                     at_ms,
-                    payload: Arc::new(parse_json(&payload)),
+                    payload: Payload::from_text(payload),
+                    view: None,
                 });
             }
             Ok(out)

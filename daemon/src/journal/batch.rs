@@ -1,6 +1,6 @@
 //! What one board hands the journal in one go: inputs, the messages they caused, epoch and game changes.
 
-use crate::hub::{Published, Topic};
+use crate::hub::{Payload, Published};
 
 /// One referee input as journaled: host receive time and the input's JSON.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -19,9 +19,9 @@ pub struct GameRecord {
     /// Host time it was archived.
     pub finished_ms: u64,
     /// The `/games` list entry.
-    pub summary: serde_json::Value,
+    pub summary: Payload,
     /// The final board state.
-    pub state: serde_json::Value,
+    pub state: Payload,
     /// The game record.
     pub sgf: String,
 }
@@ -63,27 +63,4 @@ impl Batch {
             && !self.open_epoch
             && !self.close_epoch
     }
-}
-
-/// The SQL name of a topic.
-pub(crate) fn topic_name(topic: Topic) -> &'static str {
-    match topic {
-        Topic::State => "state",
-        Topic::Moves => "moves",
-        Topic::Infractions => "infractions",
-        Topic::Clock => "clock",
-        Topic::Device => "device",
-    }
-}
-
-/// The topic of an SQL name.
-pub(crate) fn topic_from_name(name: &str) -> Option<Topic> {
-    Some(match name {
-        "state" => Topic::State,
-        "moves" => Topic::Moves,
-        "infractions" => Topic::Infractions,
-        "clock" => Topic::Clock,
-        "device" => Topic::Device,
-        _ => return None,
-    })
 }

@@ -1,10 +1,8 @@
 //! Unit tests of the journal on a real SQLite file: group commit, recovery, archive reads.
 
-use std::sync::Arc;
-
 use super::*;
 use crate::config::Span;
-use crate::hub::{Archive, Published, Topic};
+use crate::hub::{Archive, Payload, Published, Topic};
 
 fn build_journal(dir: &tempfile::TempDir, synchronous: Synchronous) -> Journal {
     let config = JournalConfig {
@@ -21,7 +19,8 @@ fn build_event(board: &str, seq: u64, topic: Topic) -> Published {
         seq,
         topic,
         at_ms: 1_000 + seq,
-        payload: Arc::new(serde_json::json!({"v": 1, "seq": seq})),
+        payload: Payload::json(&serde_json::json!({"v": 1, "seq": seq})).unwrap(),
+        view: None,
     }
 }
 
@@ -144,8 +143,9 @@ async fn closed_epochs_are_not_replayed_and_games_are_served() {
     batch.game = Some(GameRecord {
         id: "2026-11-30-t1-1".into(),
         finished_ms: 5,
-        summary: serde_json::json!({"game": "2026-11-30-t1-1", "result": "B+R"}),
-        state: serde_json::json!({"phase": "finished"}),
+        summary: Payload::json(&serde_json::json!({"game": "2026-11-30-t1-1", "result": "B+R"}))
+            .unwrap(),
+        state: Payload::json(&serde_json::json!({"phase": "finished"})).unwrap(),
         sgf: "(;GM[1]RE[B+R])".into(),
     });
     journal.write(batch).await.expect("write");

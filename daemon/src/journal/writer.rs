@@ -7,7 +7,7 @@ use rusqlite::{Connection, Transaction, params};
 use tokio::sync::oneshot;
 
 use super::JournalError;
-use super::batch::{Batch, topic_name};
+use super::batch::Batch;
 
 /// A request to the writer thread.
 pub(crate) enum Request {
@@ -82,13 +82,12 @@ fn write_batch(tx: &Transaction<'_>, batch: &Batch) -> Result<(), JournalError> 
         "INSERT INTO events (board, seq, topic, at_ms, payload) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
     for event in &batch.events {
-        let payload = serde_json::to_string(&*event.payload)?;
         insert_event.execute(params![
             board,
             to_sql(event.seq),
-            topic_name(event.topic),
+            event.topic.name(),
             to_sql(event.at_ms),
-            payload
+            event.payload.as_str()
         ])?;
     }
     if let Some(game) = &batch.game {
@@ -98,8 +97,8 @@ fn write_batch(tx: &Transaction<'_>, batch: &Batch) -> Result<(), JournalError> 
                 game.id,
                 board,
                 to_sql(game.finished_ms),
-                serde_json::to_string(&game.summary)?,
-                serde_json::to_string(&game.state)?,
+                game.summary.as_str(),
+                game.state.as_str(),
                 game.sgf
             ],
         )?;

@@ -18,7 +18,8 @@ pub use connection::{MqttSettings, MqttSetupError};
 use queue::Outbox;
 pub use topics::{board_topic, delivery, status_topic};
 
-use crate::hub::{Hub, Published, Topic};
+use crate::delay::Feed;
+use crate::hub::{Published, Topic};
 
 /// Largest MQTT packet the daemon sends and its embedded broker accepts.
 ///
@@ -47,17 +48,18 @@ pub struct MqttPublisher {
 struct Sender {
     client: AsyncClient,
     settings: MqttSettings,
-    hub: Hub,
+    feed: Feed,
     outbox: Outbox,
-    retained: BTreeMap<(String, &'static str), Published>,
+    retained: BTreeMap<(Arc<str>, Topic), Published>,
     counters: Arc<MqttCounters>,
 }
 
 impl MqttPublisher {
-    /// Connect (in the background) and start forwarding everything published on `hub`.
-    pub fn spawn(settings: MqttSettings, hub: Hub) -> Result<Self, MqttSetupError> {
+    /// Connect (in the background) and start forwarding everything `feed` releases (the hub, or the broadcast delay).
+    pub fn spawn(settings: MqttSettings, feed: Feed) -> Result<Self, MqttSetupError> {
         let options = connection::options(&settings)?;
-        let (client, events) = AsyncClient::new(options, 256);
+        let (client, mut events) = AsyncClient::new(options, 256);
+        events.set_network_options(connection::network());
         let (connected_tx, connected) = watch::channel(false);
         let stop_loop = CancellationToken::new();
         let driver = tokio::spawn(connection::drive(
@@ -68,12 +70,12 @@ impl MqttPublisher {
         ));
         let counters = Arc::new(MqttCounters::default());
         let finish = CancellationToken::new();
-        let bus = hub.subscribe();
+        let bus = feed.subscribe();
         let sender = Sender {
             client,
             outbox: Outbox::new(settings.buffer),
             settings,
-            hub,
+            feed,
             retained: BTreeMap::new(),
             counters: counters.clone(),
         };
@@ -105,7 +107,6 @@ impl Sender {
     ) {
         let mut online = false;
         loop {
-            let wake = self.outbox.next_ready_ms(self.settings.delay_ms);
             tokio::select! {
                 () = finish.cancelled() => break,
                 received = bus.recv() => self.take(received),
@@ -114,16 +115,17 @@ impl Sender {
                     online = *connected.borrow_and_update();
                     if online { self.announce(); }
                 }
-                () = sleep_until_ms(wake), if online => {}
+                // The client's queue was full: try again shortly.
+                () = tokio::time::sleep(Duration::from_millis(20)), if online && !self.outbox.is_empty() => {}
             }
             if online {
-                self.send_ready(crate::runtime::supervisor::now_ms(), self.settings.delay_ms);
+                self.send_ready();
             }
         }
         while let Ok(message) = bus.try_recv() {
             self.outbox.push(message);
         }
-        self.send_ready(u64::MAX, 0);
+        self.send_ready();
         let _ = self.client.try_publish(
             status_topic(&self.settings.prefix),
             QoS::AtLeastOnce,
@@ -151,7 +153,8 @@ impl Sender {
             .store(self.outbox.dropped(), Ordering::Relaxed);
     }
 
-    /// After every (re)connect: `online`, then the last retained state and device message of each board.
+    /// After every (re)connect: `online`, then the last retained state and device message of each board
+    /// that has nothing newer waiting, so that, with the backlog sent next, every board's seqs go out in order.
     fn announce(&mut self) {
         let _ = self.client.try_publish(
             status_topic(&self.settings.prefix),
@@ -159,41 +162,42 @@ impl Sender {
             true,
             "online",
         );
-        for board in self.hub.boards() {
-            for (topic, name) in [(Topic::State, "state"), (Topic::Device, "device")] {
-                let payload = match self.retained.get(&(board.clone(), name)) {
+        for board in self.feed.hub().boards() {
+            for topic in [Topic::State, Topic::Device] {
+                let payload = match self.retained.get(&(board.clone(), topic)) {
                     Some(sent) => sent.payload.clone(),
-                    None if self.settings.delay_ms == 0 => {
+                    // Never sent: the backlog carries it, or the feed's current one is the oldest news.
+                    None if self.outbox.holds(&board) => continue,
+                    None => {
                         let cached = if topic == Topic::State {
-                            self.hub.state(&board)
+                            self.feed.view(&board).map(|v| v.live.clone())
                         } else {
-                            self.hub.device(&board)
+                            self.feed.device(&board)
                         };
                         match cached {
-                            Some(value) if !value.is_null() => value,
+                            Some(payload) if !payload.is_empty() => payload,
                             _ => continue,
                         }
                     }
-                    None => continue,
                 };
                 let (qos, retain) = delivery(topic);
                 let _ = self.client.try_publish(
                     board_topic(&self.settings.prefix, &board, topic),
                     qos,
                     retain,
-                    payload.to_string(),
+                    payload.bytes(),
                 );
             }
         }
     }
 
-    fn send_ready(&mut self, now_ms: u64, delay_ms: u64) {
-        while let Some(message) = self.outbox.pop_ready(now_ms, delay_ms) {
+    fn send_ready(&mut self) {
+        while let Some(message) = self.outbox.pop() {
             let (qos, retain) = delivery(message.topic);
             let topic = board_topic(&self.settings.prefix, &message.board, message.topic);
             if self
                 .client
-                .try_publish(topic, qos, retain, message.payload.to_string())
+                .try_publish(topic, qos, retain, message.payload.bytes())
                 .is_err()
             {
                 // The client's own queue is full (broker slow or away): keep it for later.
@@ -202,27 +206,10 @@ impl Sender {
             }
             self.counters.sent.fetch_add(1, Ordering::Relaxed);
             metrics::counter!("goban_mqtt_published_total").increment(1);
-            match message.topic {
-                Topic::State => drop(
-                    self.retained
-                        .insert((message.board.clone(), "state"), message),
-                ),
-                Topic::Device => drop(
-                    self.retained
-                        .insert((message.board.clone(), "device"), message),
-                ),
-                _ => {}
+            if matches!(message.topic, Topic::State | Topic::Device) {
+                self.retained
+                    .insert((message.board.clone(), message.topic), message);
             }
         }
-    }
-}
-
-async fn sleep_until_ms(at_ms: Option<u64>) {
-    match at_ms {
-        Some(at) => {
-            let now = crate::runtime::supervisor::now_ms();
-            tokio::time::sleep(Duration::from_millis(at.saturating_sub(now).max(1))).await;
-        }
-        None => std::future::pending().await,
     }
 }

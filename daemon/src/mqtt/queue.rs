@@ -1,4 +1,4 @@
-//! The bounded outgoing queue of the MQTT publisher: holds messages while the broker is away or the broadcast delay runs, counting anything dropped.
+//! The bounded outgoing queue of the MQTT publisher: holds messages while the broker is away, counting anything dropped.
 
 use std::collections::VecDeque;
 
@@ -28,6 +28,7 @@ impl Outbox {
             self.count_dropped(1);
         }
         self.queue.push_back(message);
+        self.report_depth();
     }
 
     /// Put a message that could not be handed over back at the front.
@@ -37,20 +38,24 @@ impl Outbox {
             return;
         }
         self.queue.push_front(message);
+        self.report_depth();
     }
 
-    /// The oldest message whose broadcast delay has passed at `now_ms`.
-    pub(crate) fn pop_ready(&mut self, now_ms: u64, delay_ms: u64) -> Option<Published> {
-        let front = self.queue.front()?;
-        if front.at_ms.saturating_add(delay_ms) > now_ms {
-            return None;
-        }
-        self.queue.pop_front()
+    /// The oldest message.
+    pub(crate) fn pop(&mut self) -> Option<Published> {
+        let message = self.queue.pop_front();
+        self.report_depth();
+        message
     }
 
-    /// When the oldest message becomes ready, if any waits.
-    pub(crate) fn next_ready_ms(&self, delay_ms: u64) -> Option<u64> {
-        self.queue.front().map(|m| m.at_ms.saturating_add(delay_ms))
+    /// Whether a message of `board` waits.
+    pub(crate) fn holds(&self, board: &str) -> bool {
+        self.queue.iter().any(|m| &*m.board == board)
+    }
+
+    /// Nothing waits.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.queue.is_empty()
     }
 
     /// Messages lost because the queue was full, or the bus outran the publisher.
@@ -64,27 +69,24 @@ impl Outbox {
         self.dropped
     }
 
-    /// Messages waiting.
-    #[cfg(test)]
-    fn len(&self) -> usize {
-        self.queue.len()
+    fn report_depth(&self) {
+        metrics::gauge!("goban_mqtt_outbox_depth").set(self.queue.len() as f64);
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
-    use crate::hub::Topic;
+    use crate::hub::{Payload, Topic};
 
-    fn build_message(seq: u64, at_ms: u64) -> Published {
+    fn build_message(seq: u64) -> Published {
         Published {
             board: "t1".into(),
             seq,
             topic: Topic::Moves,
-            at_ms,
-            payload: Arc::new(serde_json::json!({"seq": seq})),
+            at_ms: 0,
+            payload: Payload::json(&serde_json::json!({"seq": seq})).unwrap(),
+            view: None,
         }
     }
 
@@ -92,34 +94,21 @@ mod tests {
     fn full_queue_drops_the_oldest_and_counts() {
         let mut outbox = Outbox::new(2);
         for seq in 1..=3 {
-            outbox.push(build_message(seq, 0));
+            outbox.push(build_message(seq));
         }
         assert_eq!(outbox.dropped(), 1);
-        let seqs: Vec<u64> = std::iter::from_fn(|| outbox.pop_ready(0, 0))
-            .map(|m| m.seq)
-            .collect();
+        let seqs: Vec<u64> = std::iter::from_fn(|| outbox.pop()).map(|m| m.seq).collect();
         assert_eq!(seqs, [2, 3]);
-    }
-
-    #[test]
-    fn delay_holds_messages_back_in_order() {
-        let mut outbox = Outbox::new(10);
-        outbox.push(build_message(1, 1_000));
-        outbox.push(build_message(2, 2_000));
-        assert!(outbox.pop_ready(5_999, 5_000).is_none());
-        assert_eq!(outbox.next_ready_ms(5_000), Some(6_000));
-        assert_eq!(outbox.pop_ready(6_000, 5_000).map(|m| m.seq), Some(1));
-        assert!(outbox.pop_ready(6_500, 5_000).is_none());
-        assert_eq!(outbox.len(), 1);
     }
 
     #[test]
     fn a_message_put_back_keeps_its_place() {
         let mut outbox = Outbox::new(3);
-        outbox.push(build_message(1, 0));
-        outbox.push(build_message(2, 0));
-        let first = outbox.pop_ready(0, 0).expect("ready");
+        outbox.push(build_message(1));
+        outbox.push(build_message(2));
+        assert!(outbox.holds("t1") && !outbox.holds("t2"));
+        let first = outbox.pop().expect("queued");
         outbox.push_front(first);
-        assert_eq!(outbox.pop_ready(0, 0).map(|m| m.seq), Some(1));
+        assert_eq!(outbox.pop().map(|m| m.seq), Some(1));
     }
 }

@@ -11,14 +11,7 @@ pub fn status_topic(prefix: &str) -> String {
 
 /// `<prefix>/boards/<board>/<name>`.
 pub fn board_topic(prefix: &str, board: &str, topic: Topic) -> String {
-    let name = match topic {
-        Topic::State => "state",
-        Topic::Moves => "moves",
-        Topic::Infractions => "infractions",
-        Topic::Clock => "clock",
-        Topic::Device => "device",
-    };
-    format!("{prefix}/boards/{board}/{name}")
+    format!("{prefix}/boards/{board}/{}", topic.name())
 }
 
 /// QoS and retain of a board topic (api.md table).

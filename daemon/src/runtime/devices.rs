@@ -7,7 +7,7 @@ use goban_referee::{
 };
 
 /// The referee's name for a device kind.
-pub fn device_of(kind: DeviceKind) -> Device {
+pub(crate) fn device_of(kind: DeviceKind) -> Device {
     match kind {
         DeviceKind::Board => Device::Board,
         DeviceKind::Clock => Device::Clock,
@@ -15,7 +15,7 @@ pub fn device_of(kind: DeviceKind) -> Device {
 }
 
 /// The referee inputs a link event stands for; `expect` are the kinds this link serves.
-pub fn inputs_of(event: &LinkEvent, expect: &[DeviceKind]) -> Vec<Input> {
+pub(crate) fn inputs_of(event: &LinkEvent, expect: &[DeviceKind]) -> Vec<Input> {
     match event {
         LinkEvent::Connected { devices, .. } => devices
             .iter()
@@ -43,7 +43,7 @@ pub fn inputs_of(event: &LinkEvent, expect: &[DeviceKind]) -> Vec<Input> {
 }
 
 /// The input of one device frame; HELLO, BEAT and FAULT change no game state (wire-protocol.md).
-pub fn frame_input(frame: &Frame) -> Option<Input> {
+pub(crate) fn frame_input(frame: &Frame) -> Option<Input> {
     Some(match frame {
         Frame::Snap { points, .. } => Input::BoardSnapshot {
             points: points.iter().map(|&p| reading(p).to_char()).collect(),
@@ -91,7 +91,7 @@ fn clock_key(key: wire::Key) -> ClockKey {
 }
 
 /// The device a command is for and its frame (wire-protocol.md "Host to devices").
-pub fn command_frame(command: &DeviceCommand) -> (DeviceKind, Frame) {
+pub(crate) fn command_frame(command: &DeviceCommand) -> (DeviceKind, Frame) {
     match command {
         DeviceCommand::SnapRequest => (DeviceKind::Board, Frame::SnapQuery),
         DeviceCommand::Led { points } => (

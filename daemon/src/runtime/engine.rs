@@ -1,7 +1,8 @@
 //! One board's referee behind a JSON-journalable face: build it from config, feed inputs, drain and classify outputs.
 
 use goban_referee::{
-    DeviceCommand, EventKind, Input, Referee, RefereeConfig, RefereeError, Timestamp,
+    BoardState, DeviceCommand, Event, EventKind, Input, Referee, RefereeConfig, RefereeError,
+    Timestamp,
 };
 
 use crate::config::{BoardConfig, ButtonSide, RefereeDefaults, Ruleset};
@@ -9,20 +10,38 @@ use crate::hub::Topic;
 
 /// What one input produced, ready to be numbered and published.
 #[derive(Debug, Default)]
-pub struct Outputs {
-    /// Event payloads with their topic (`seq` is set later by the numbering step).
-    pub events: Vec<(Topic, serde_json::Value)>,
+pub(crate) struct Outputs {
+    /// Events with their topic (`seq` is set later by the ledger).
+    pub(crate) events: Vec<(Topic, Event)>,
     /// Commands for the devices.
-    pub commands: Vec<DeviceCommand>,
+    pub(crate) commands: Vec<DeviceCommand>,
+    /// The game changed (anything but a clock reading): the live state is due.
+    pub(crate) state_changed: bool,
+}
+
+impl Outputs {
+    /// Only clock readings (or nothing): replaying the input is not needed to rebuild the referee,
+    /// because the next input's deadlines reproduce it at the same instants.
+    pub(crate) fn only_ticks(&self) -> bool {
+        !self.state_changed
+            && self
+                .events
+                .iter()
+                .all(|(_, e)| matches!(e.kind, EventKind::Clock { .. }))
+            && self
+                .commands
+                .iter()
+                .all(|c| matches!(c, DeviceCommand::Show { .. }))
+    }
 }
 
 /// A board's referee plus what the daemon needs around it.
-pub struct Engine {
+pub(crate) struct Engine {
     referee: Referee,
 }
 
 /// Map the daemon's board config onto the referee's.
-pub fn referee_config(board: &BoardConfig, defaults: &RefereeDefaults) -> RefereeConfig {
+pub(crate) fn referee_config(board: &BoardConfig, defaults: &RefereeDefaults) -> RefereeConfig {
     let auto = board
         .auto_sanction(defaults)
         .iter()
@@ -56,52 +75,66 @@ pub fn referee_config(board: &BoardConfig, defaults: &RefereeDefaults) -> Refere
 
 impl Engine {
     /// A fresh referee.
-    pub fn new(config: RefereeConfig) -> Result<Self, RefereeError> {
+    pub(crate) fn new(config: RefereeConfig) -> Result<Self, RefereeError> {
         Ok(Self {
             referee: Referee::new(config)?,
         })
     }
 
     /// Feed one input; outputs are collected even when the referee refuses it.
-    pub fn handle(&mut self, now_ms: u64, input: Input) -> (Result<(), RefereeError>, Outputs) {
+    pub(crate) fn handle(
+        &mut self,
+        now_ms: u64,
+        input: Input,
+    ) -> (Result<(), RefereeError>, Outputs) {
         let result = self.referee.handle(Timestamp(now_ms), input);
         (result, self.drain())
     }
 
     /// Replay a journaled input, discarding outputs (they were published before the restart).
-    pub fn replay(&mut self, now_ms: u64, json: &str) -> Result<(), String> {
+    pub(crate) fn replay(&mut self, now_ms: u64, json: &str) -> Result<(), String> {
         let input: Input = serde_json::from_str(json)
             .map_err(|err| format!("unreadable input {json:?}: {err}"))?;
         let _ = self.referee.handle(Timestamp(now_ms), input);
-        let _ = self.drain();
+        while self.referee.poll_event().is_some() {}
+        while self.referee.poll_device_command().is_some() {}
         Ok(())
     }
 
     /// The next instant at which a timeout input is due, in ms since the epoch.
-    pub fn poll_timeout(&self) -> Option<u64> {
+    pub(crate) fn poll_timeout(&self) -> Option<u64> {
         self.referee.poll_timeout().map(|t| t.0)
     }
 
     /// The api.md board state.
-    pub fn state(&self) -> serde_json::Value {
-        serde_json::to_value(self.referee.state()).unwrap_or(serde_json::Value::Null)
+    pub(crate) fn state(&self) -> BoardState {
+        self.referee.state()
     }
 
     /// The live game as SGF, written by the rules core from the referee's record.
-    pub fn sgf(&self) -> String {
+    pub(crate) fn sgf(&self) -> String {
         self.referee.sgf()
     }
 
     fn drain(&mut self) -> Outputs {
         let mut out = Outputs::default();
+        let mut last_tick = None;
         while let Some(event) = self.referee.poll_event() {
+            out.state_changed |= !matches!(
+                event.kind,
+                EventKind::Clock { .. } | EventKind::ClockCall { .. }
+            );
             let Some(topic) = topic_of(&event.kind) else {
                 continue;
             };
-            match serde_json::to_value(&event) {
-                Ok(payload) => out.events.push((topic, payload)),
-                Err(err) => tracing::error!(cause = %err, "referee event did not serialize"),
+            if matches!(event.kind, EventKind::Clock { .. }) {
+                // Readings of one input are coalesced: only the newest is news (a late timer, a restart).
+                if let Some(at) = last_tick.replace(out.events.len()) {
+                    out.events.remove(at);
+                    last_tick = Some(out.events.len());
+                }
             }
+            out.events.push((topic, event));
         }
         while let Some(command) = self.referee.poll_device_command() {
             out.commands.push(command);
@@ -111,7 +144,7 @@ impl Engine {
 }
 
 /// The topic an event goes to; `None` for those only visible through the state topic.
-pub fn topic_of(kind: &EventKind) -> Option<Topic> {
+pub(crate) fn topic_of(kind: &EventKind) -> Option<Topic> {
     match kind {
         // A correction with `was == now` only fills in the time left at the
         // completing press: a clock reading, not a second move event (api.md:

@@ -1,10 +1,11 @@
 //! Device health of one board as published on `<prefix>/boards/<board>/device`: link status, alerts and error counters.
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use goban_hardware::{LinkEvent, LinkStats};
 use goban_protocol::DeviceKind;
-use serde_json::{Value, json};
+use serde::Serialize;
 
 /// Stats are republished at most this often unless a connection changes.
 const STATS_EVERY_MS: u64 = 10_000;
@@ -16,16 +17,44 @@ struct PortHealth {
     alert: Option<String>,
 }
 
+/// One port in a device message.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct PortReport {
+    port: String,
+    status: &'static str,
+    alert: Option<String>,
+    stats: Option<LinkStats>,
+}
+
+/// The `device` message (api.md MQTT `device`); `seq` is set when the ledger numbers it.
+#[derive(Clone, Debug, Serialize)]
+pub(crate) struct DeviceReport {
+    /// Schema version.
+    pub(crate) v: u8,
+    /// The board's seq.
+    pub(crate) seq: u64,
+    /// Board id.
+    pub(crate) board: String,
+    event: &'static str,
+    source: &'static str,
+    daemon: &'static str,
+    device: BTreeMap<&'static str, &'static str>,
+    ports: Vec<PortReport>,
+}
+
 /// What the daemon knows about a board's devices.
-pub struct Health {
-    board: String,
+pub(crate) struct Health {
+    board: Arc<str>,
     ports: BTreeMap<String, PortHealth>,
     last_stats_ms: u64,
 }
 
 impl Health {
     /// Every port of the board with the kinds it serves; all start `connecting`.
-    pub fn new(board: &str, ports: impl Iterator<Item = (String, Vec<DeviceKind>)>) -> Self {
+    pub(crate) fn new(
+        board: Arc<str>,
+        ports: impl Iterator<Item = (String, Vec<DeviceKind>)>,
+    ) -> Self {
         let ports = ports
             .map(|(port, kinds)| {
                 (
@@ -40,14 +69,14 @@ impl Health {
             })
             .collect();
         Self {
-            board: board.to_owned(),
+            board,
             ports,
             last_stats_ms: 0,
         }
     }
 
-    /// Update from a link event; `Some(payload)` when a device message is due.
-    pub fn handle(&mut self, event: &LinkEvent) -> Option<Value> {
+    /// Update from a link event at `now_ms`; `Some(report)` when a device message is due.
+    pub(crate) fn handle(&mut self, event: &LinkEvent, now_ms: u64) -> Option<DeviceReport> {
         let (port, status, alert) = match event {
             LinkEvent::Connected { port, .. } => (port, "connected", None),
             LinkEvent::Disconnected { port, reason } => (
@@ -59,7 +88,7 @@ impl Health {
             LinkEvent::WrongDevice { port, found, .. } => {
                 (port, "wrong_device", Some(format!("wrong device: {found}")))
             }
-            LinkEvent::Stats(stats) => return self.handle_stats(stats),
+            LinkEvent::Stats(stats) => return self.handle_stats(stats, now_ms),
             _ => return None,
         };
         let entry = self.ports.get_mut(port)?;
@@ -73,21 +102,20 @@ impl Health {
         Some(self.message("running"))
     }
 
-    fn handle_stats(&mut self, stats: &LinkStats) -> Option<Value> {
-        let now = super::supervisor::now_ms();
+    fn handle_stats(&mut self, stats: &LinkStats, now_ms: u64) -> Option<DeviceReport> {
         let entry = self.ports.get_mut(&stats.port)?;
         let changed = entry.stats.as_ref() != Some(stats);
         entry.stats = Some(stats.clone());
-        if changed && now.saturating_sub(self.last_stats_ms) >= STATS_EVERY_MS {
-            self.last_stats_ms = now;
+        if changed && now_ms.saturating_sub(self.last_stats_ms) >= STATS_EVERY_MS {
+            self.last_stats_ms = now_ms;
             return Some(self.message("running"));
         }
         None
     }
 
-    /// The device payload (`v` and `seq` are added when it is numbered).
-    pub fn message(&self, daemon: &str) -> Value {
-        let mut devices = serde_json::Map::new();
+    /// The device message as of now (`daemon`: `running` or `stopped`).
+    pub(crate) fn message(&self, daemon: &'static str) -> DeviceReport {
+        let mut device = BTreeMap::new();
         for entry in self.ports.values() {
             for kind in &entry.kinds {
                 let name = if *kind == DeviceKind::Board {
@@ -100,18 +128,28 @@ impl Health {
                 } else {
                     entry.status
                 };
-                devices.insert(name.into(), status.into());
+                device.insert(name, status);
             }
         }
-        let ports: Vec<Value> = self
+        let ports = self
             .ports
             .iter()
-            .map(|(port, entry)| {
-                json!({"port": port, "status": entry.status, "alert": entry.alert,
-                       "stats": entry.stats.as_ref().and_then(|s| serde_json::to_value(s).ok())})
+            .map(|(port, entry)| PortReport {
+                port: port.clone(),
+                status: entry.status,
+                alert: entry.alert.clone(),
+                stats: entry.stats.clone(),
             })
             .collect();
-        json!({"event": "device", "source": "link", "board": self.board, "daemon": daemon,
-               "device": devices, "ports": ports})
+        DeviceReport {
+            v: 1,
+            seq: 0,
+            board: self.board.to_string(),
+            event: "device",
+            source: "link",
+            daemon,
+            device,
+            ports,
+        }
     }
 }

@@ -1,14 +1,15 @@
 //! The board runtime: one supervisor task per board wiring device links, referee, journal and hub together.
 
-pub mod control;
-pub mod core;
-pub mod devices;
-pub mod engine;
-pub mod health;
-pub mod supervisor;
+mod clock;
+mod control;
+mod devices;
+mod engine;
+mod health;
+mod ledger;
+mod supervisor;
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use goban_hardware::{LinkConfig, SerialConnector, spawn_link};
 use goban_protocol::DeviceKind;
@@ -20,13 +21,14 @@ use tracing::Instrument;
 use crate::config::{BoardConfig, Config};
 use crate::hub::Hub;
 use crate::journal::Journal;
+use clock::HostClock;
 use control::BoardHandle;
-use core::BoardCore;
+use ledger::Ledger;
 use supervisor::Wiring;
 
 /// Why a board could not start.
 #[derive(Debug, thiserror::Error)]
-pub enum StartError {
+pub(crate) enum StartError {
     /// The journal could not be read.
     #[error("board {board}: journal: {source}")]
     Journal {
@@ -46,15 +48,15 @@ pub enum StartError {
 }
 
 /// The running tasks of every board: device links and supervisors.
-pub struct Boards {
+pub(crate) struct Boards {
     /// Supervisor tasks; each ends after its final device message once `cancel` fires.
-    pub supervisors: Vec<JoinHandle<()>>,
+    pub(crate) supervisors: Vec<JoinHandle<()>>,
     /// Device link tasks.
-    pub links: Vec<JoinHandle<goban_hardware::LinkStats>>,
+    pub(crate) links: Vec<JoinHandle<goban_hardware::LinkStats>>,
 }
 
 /// Recover every board from the journal, register it with the hub and start its tasks.
-pub fn start(
+pub(crate) fn start(
     config: &Config,
     hub: &Hub,
     journal: &Journal,
@@ -85,24 +87,16 @@ fn start_board(
         board: id.clone(),
         source,
     })?;
-    let sgf = Arc::new(RwLock::new(String::new()));
     let referee = engine::referee_config(board, &config.referee);
-    let core = BoardCore::recover(
-        referee,
-        recovered,
-        journal.clone(),
-        hub.clone(),
-        sgf.clone(),
-    )
-    .map_err(|err| StartError::Referee {
+    let ledger = Ledger::recover(referee, &recovered).map_err(|err| StartError::Referee {
         board: id.clone(),
         message: err.to_string(),
     })?;
     let (request_tx, requests) = mpsc::channel(32);
     hub.register(
         &id,
-        core.state(),
-        Arc::new(BoardHandle::new(&id, request_tx, sgf)),
+        ledger.view().clone(),
+        Arc::new(BoardHandle::new(ledger.id().clone(), request_tx)),
     );
     let (event_tx, events) = mpsc::channel(1024);
     let mut links = BTreeMap::new();
@@ -123,8 +117,11 @@ fn start_board(
         events,
         requests,
         links,
+        journal: journal.clone(),
+        hub: hub.clone(),
+        clock: HostClock::system(),
     };
-    let task = supervisor::run(core, wiring, board.autostart, cancel.clone());
+    let task = supervisor::run(ledger, wiring, board.autostart, cancel.clone());
     drop(_entered);
     boards.supervisors.push(tokio::spawn(task.instrument(span)));
     Ok(())

@@ -1,7 +1,6 @@
-//! One board's supervisor task: device links in, arbiter requests in, referee timeouts, journal commit, then publication.
+//! One board's supervisor task: device links in, arbiter requests in, referee timeouts; journal, then publish, then device commands.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use goban_hardware::{LinkEvent, LinkHandle};
 use goban_protocol::DeviceKind;
@@ -9,50 +8,50 @@ use goban_referee::{ArbiterAct, ArbiterCommand, DeviceCommand, GameSetup, Input}
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
-use super::control::{ControlMsg, act_of};
-use super::core::BoardCore;
+use super::clock::HostClock;
+use super::control::ControlMsg;
 use super::devices::{command_frame, inputs_of};
 use super::health::Health;
-use crate::hub::{RequestError, Topic};
+use super::ledger::{Ledger, Sealed};
+use crate::hub::{Hub, RequestError};
+use crate::journal::Journal;
 
 /// Most link events folded into one journal commit.
 const MAX_BATCH: usize = 64;
 
-/// The channels and links of one board.
-pub struct Wiring {
+/// The channels, links and effects of one board.
+pub(crate) struct Wiring {
     /// Events of every link of the board.
-    pub events: mpsc::Receiver<LinkEvent>,
+    pub(crate) events: mpsc::Receiver<LinkEvent>,
     /// Arbiter requests from the hub.
-    pub requests: mpsc::Receiver<ControlMsg>,
+    pub(crate) requests: mpsc::Receiver<ControlMsg>,
     /// Link per port label, with the device kinds it serves.
-    pub links: BTreeMap<String, (LinkHandle, Vec<DeviceKind>)>,
-}
-
-/// Host time now in ms since the Unix epoch: the only clock read of the board runtime.
-pub fn now_ms() -> u64 {
-    let since = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap_or_default();
-    u64::try_from(since.as_millis()).unwrap_or(u64::MAX)
+    pub(crate) links: BTreeMap<String, (LinkHandle, Vec<DeviceKind>)>,
+    /// Where batches are committed.
+    pub(crate) journal: Journal,
+    /// Where committed messages are published.
+    pub(crate) hub: Hub,
+    /// The board's time.
+    pub(crate) clock: HostClock,
 }
 
 /// Run until `cancel`; then journal and publish a final device message.
-pub async fn run(
-    mut core: BoardCore,
+pub(crate) async fn run(
+    mut ledger: Ledger,
     mut wiring: Wiring,
     autostart: bool,
     cancel: CancellationToken,
 ) {
     let mut health = Health::new(
-        &core.id,
+        ledger.id().clone(),
         wiring
             .links
             .iter()
             .map(|(port, (_, kinds))| (port.clone(), kinds.clone())),
     );
-    if autostart && !core.has_game() {
+    if autostart && !ledger.has_game() {
         let _ = start_game(
-            &mut core,
+            &mut ledger,
             &wiring,
             GameSetup::default(),
             "autostart".into(),
@@ -61,38 +60,45 @@ pub async fn run(
         .await;
     }
     loop {
-        let sleep = deadline_sleep(core.poll_timeout());
+        let deadline = ledger.poll_timeout().map(|at| wiring.clock.instant_of(at));
         tokio::select! {
             () = cancel.cancelled() => break,
             Some(event) = wiring.events.recv() => {
-                on_link_event(&mut core, &mut health, &wiring, event);
+                on_link_event(&mut ledger, &mut health, &wiring, event);
                 for _ in 1..MAX_BATCH {
                     let Ok(event) = wiring.events.try_recv() else { break };
-                    on_link_event(&mut core, &mut health, &wiring, event);
+                    on_link_event(&mut ledger, &mut health, &wiring, event);
                 }
+                metrics::gauge!("goban_board_input_queue_depth", "board" => ledger.id().to_string())
+                    .set(wiring.events.len() as f64);
             }
-            Some(msg) = wiring.requests.recv() => on_request(&mut core, &wiring, msg).await,
-            () = sleep => { let _ = core.handle(now_ms(), Input::Timeout); }
+            Some(msg) = wiring.requests.recv() => on_request(&mut ledger, &wiring, msg).await,
+            () = sleep_until(deadline) => {
+                let _ = ledger.handle(wiring.clock.now_ms(), Input::Timeout);
+            }
         }
-        commit(&mut core, &wiring).await;
+        if ledger.is_urgent() {
+            commit(ledger.seal(), &wiring).await;
+        }
     }
-    let payload = health.message("stopped");
-    core.push_event(Topic::Device, payload, now_ms());
-    commit(&mut core, &wiring).await;
+    let report = health.message("stopped");
+    ledger.push_device(report, wiring.clock.now_ms());
+    commit(ledger.seal(), &wiring).await;
     tracing::info!("board stopped");
 }
 
-async fn deadline_sleep(deadline: Option<u64>) {
+async fn sleep_until(deadline: Option<tokio::time::Instant>) {
     match deadline {
-        Some(at) => tokio::time::sleep(Duration::from_millis(at.saturating_sub(now_ms()))).await,
+        Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
     }
 }
 
-fn on_link_event(core: &mut BoardCore, health: &mut Health, wiring: &Wiring, event: LinkEvent) {
+fn on_link_event(ledger: &mut Ledger, health: &mut Health, wiring: &Wiring, event: LinkEvent) {
+    let now = wiring.clock.now_ms();
     let at = match &event {
         LinkEvent::Frame { at_ms, .. } => *at_ms,
-        _ => now_ms(),
+        _ => now,
     };
     let port = port_of(&event);
     let expect = port.and_then(|p| wiring.links.get(p)).map_or_else(
@@ -100,12 +106,12 @@ fn on_link_event(core: &mut BoardCore, health: &mut Health, wiring: &Wiring, eve
         |(_, kinds)| kinds.clone(),
     );
     for input in inputs_of(&event, &expect) {
-        if let Err(err) = core.handle(at, input) {
+        if let Err(err) = ledger.handle(at, input) {
             tracing::debug!(cause = %err, "referee refused a device input");
         }
     }
-    if let Some(payload) = health.handle(&event) {
-        core.push_event(Topic::Device, payload, at);
+    if let Some(report) = health.handle(&event, now) {
+        ledger.push_device(report, at);
     }
 }
 
@@ -120,66 +126,63 @@ fn port_of(event: &LinkEvent) -> Option<&str> {
     }
 }
 
-async fn on_request(core: &mut BoardCore, wiring: &Wiring, msg: ControlMsg) {
-    let ControlMsg {
-        request,
-        who,
-        reply,
-    } = msg;
-    tracing::info!(who = %who, "arbiter request");
-    let answer = match act_of(request, &who) {
-        Err(err) => Err(err),
-        Ok(ArbiterAct {
+async fn on_request(ledger: &mut Ledger, wiring: &Wiring, msg: ControlMsg) {
+    let ControlMsg { request, reply } = msg;
+    tracing::info!(who = %request.by, note = request.note.as_deref().unwrap_or(""), "arbiter request");
+    let answer = match request {
+        ArbiterAct {
             command: ArbiterCommand::StartGame(setup),
             by,
             note,
-        }) => start_game(core, wiring, setup, by, note).await,
-        Ok(act) => match core.handle(now_ms(), Input::ArbiterAct(act)) {
-            Ok(()) => Ok(()),
-            Err(err) => Err(RequestError::Rejected(err.to_string())),
-        },
+        } => start_game(ledger, wiring, setup, by, note).await,
+        act => ledger
+            .handle(wiring.clock.now_ms(), Input::ArbiterAct(act))
+            .map_err(|err| RequestError::Rejected(err.to_string())),
     };
-    commit(core, wiring).await;
+    // Refused commands are journaled too: the referee advanced its timers before refusing.
+    let committed = commit(ledger.seal(), wiring).await;
+    let answer = match (answer, committed) {
+        (Ok(()), false) => Err(RequestError::Unavailable(ledger.id().to_string())),
+        (answer, _) => answer,
+    };
     // The client may have gone away; the ruling stands regardless.
-    let _ = reply.send(answer.map(|()| core.state()));
+    let _ = reply.send(answer.map(|()| ledger.view().clone()));
 }
 
 /// Start a game: a fresh referee epoch if this one already held a game, then the journaled command.
 async fn start_game(
-    core: &mut BoardCore,
+    ledger: &mut Ledger,
     wiring: &Wiring,
     mut setup: GameSetup,
     by: String,
     note: Option<String>,
 ) -> Result<(), RequestError> {
-    if core.has_game() {
-        if let Err(err) = core.rotate().await {
-            tracing::error!(cause = %err, "could not close the previous game's journal epoch");
-            return Err(RequestError::Unavailable(core.id.clone()));
+    if ledger.has_game() {
+        if !commit(ledger.rotate(), wiring).await {
+            tracing::error!("could not close the previous game's journal epoch");
+            return Err(RequestError::Unavailable(ledger.id().to_string()));
         }
         // The new referee knows nothing yet: tell it which devices answer and ask the board for a snapshot.
         for (handle, kinds) in wiring.links.values() {
             if handle.stats().connected {
                 for &kind in kinds {
-                    let _ = core.handle(
-                        now_ms(),
-                        Input::DeviceConnected {
-                            device: super::devices::device_of(kind),
-                        },
-                    );
+                    let device = super::devices::device_of(kind);
+                    let _ = ledger.handle(wiring.clock.now_ms(), Input::DeviceConnected { device });
                 }
             }
         }
         send_command(wiring, &DeviceCommand::SnapRequest);
     }
-    let now = now_ms();
-    setup.game = Some(game_id(now, &core.id, core.epoch()));
+    let now = wiring.clock.now_ms();
+    // The daemon names games; a client-chosen id could collide with the archive.
+    setup.game = Some(game_id(now, ledger.id(), ledger.epoch()));
     let act = ArbiterAct {
         by,
         note,
         command: ArbiterCommand::StartGame(setup),
     };
-    core.handle(now, Input::ArbiterAct(act))
+    ledger
+        .handle(now, Input::ArbiterAct(act))
         .map_err(|err| RequestError::Rejected(err.to_string()))
 }
 
@@ -189,17 +192,25 @@ fn game_id(now_ms: u64, board: &str, epoch: u64) -> String {
     format!("{}-{board}-{epoch}", date.get(..10).unwrap_or("0000-00-00"))
 }
 
-async fn commit(core: &mut BoardCore, wiring: &Wiring) {
-    match core.commit().await {
-        Ok(commands) => {
-            for command in &commands {
-                send_command(wiring, command);
-            }
-        }
-        Err(err) => {
-            tracing::error!(cause = %err, "journal write failed; its messages are not published")
-        }
+/// Journal, then publish, then send the device commands; `false` when the journal refused.
+async fn commit(sealed: Option<Sealed>, wiring: &Wiring) -> bool {
+    let Some(Sealed { batch, commands }) = sealed else {
+        return true;
+    };
+    let events = batch.events.clone();
+    if !batch.is_empty()
+        && let Err(err) = wiring.journal.write(batch).await
+    {
+        tracing::error!(cause = %err, "journal write failed; its messages are not published");
+        return false;
     }
+    for event in events {
+        wiring.hub.publish(event);
+    }
+    for command in &commands {
+        send_command(wiring, command);
+    }
+    true
 }
 
 fn send_command(wiring: &Wiring, command: &DeviceCommand) {

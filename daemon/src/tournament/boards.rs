@@ -3,69 +3,54 @@
 //! Everything that knows the hub's shape is here, so a change of the
 //! runtime's interface touches this file only.
 
-use goban_referee::Phase;
+use goban_referee::clock::TimeControl;
+use goban_referee::{ArbiterCommand, BoardState, GameSetup, Phase};
 use goban_tournament::{Pairing, Round};
-use serde::{Deserialize, Serialize};
 
 use crate::hub::{ArbiterRequest, Hub, Published, Topic};
 
-/// The `POST /boards/{b}/game` body for a seated table (api.md).
-#[derive(Clone, Debug, Serialize)]
-pub(crate) struct SeatSetup {
-    pub(crate) black: String,
-    pub(crate) white: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) komi: Option<f64>,
-    pub(crate) handicap: u8,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) time_control: Option<String>,
-    pub(crate) colours_fixed: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub(crate) event: Option<String>,
-}
-
-impl SeatSetup {
-    /// The setup of `pairing` in `round`. One handicap stone is an even game
-    /// without komi (Black simply moves first), the way pairing programs mean it.
-    pub(crate) fn new(round: &Round, pairing: &Pairing, event: Option<&str>) -> Self {
-        let (handicap, komi) = match pairing.handicap {
-            1 => (0, Some(0.0)),
-            h => (h, pairing.komi),
-        };
-        Self {
-            black: round.display_name(&pairing.black).to_owned(),
-            white: round.display_name(&pairing.white).to_owned(),
-            komi,
-            handicap,
-            time_control: pairing.time_control.map(|t| t.to_string()),
-            colours_fixed: pairing.colors_known,
-            event: event.map(|e| format!("{e}, round {}", round.number)),
-        }
+/// The referee's game setup for a seated table. One handicap stone is an
+/// even game without komi (Black simply moves first), the way pairing
+/// programs mean it.
+pub(crate) fn setup(round: &Round, pairing: &Pairing, event: Option<&str>) -> GameSetup {
+    let (handicap, komi) = match pairing.handicap {
+        1 => (0, Some(0.0)),
+        h => (h, pairing.komi),
+    };
+    GameSetup {
+        black: Some(round.display_name(&pairing.black).to_owned()),
+        white: Some(round.display_name(&pairing.white).to_owned()),
+        komi,
+        handicap: Some(handicap),
+        time_control: pairing.time_control.map(|t: TimeControl| t),
+        colours_fixed: Some(pairing.colors_known),
+        event: event.map(|e| format!("{e}, round {}", round.number)),
+        ..GameSetup::default()
     }
 }
 
-/// The fields of a board state the desk reads; the rest is skipped unread.
-#[derive(Clone, Debug, Deserialize)]
+/// The fields of a board state the desk reads.
+#[derive(Clone, Debug)]
 pub(crate) struct StateView {
     pub(crate) board: String,
-    #[serde(default)]
     pub(crate) game: Option<String>,
     pub(crate) phase: Phase,
-    #[serde(default)]
     pub(crate) result: Option<String>,
-    #[serde(default)]
     pub(crate) move_number: u32,
-    #[serde(default)]
-    pub(crate) warnings: Warnings,
+    pub(crate) warnings: [u32; 2],
 }
 
-/// Warnings per colour as the state carries them.
-#[derive(Clone, Copy, Debug, Default, Deserialize)]
-pub(crate) struct Warnings {
-    #[serde(default)]
-    pub(crate) black: u32,
-    #[serde(default)]
-    pub(crate) white: u32,
+impl StateView {
+    fn of(state: &BoardState) -> Self {
+        Self {
+            board: state.board.clone(),
+            game: state.game.clone(),
+            phase: state.phase,
+            result: state.result.clone(),
+            move_number: state.move_number,
+            warnings: [state.warnings.black, state.warnings.white],
+        }
+    }
 }
 
 /// Whether `board` is a board of this daemon.
@@ -77,30 +62,31 @@ pub(crate) fn exists(hub: &Hub, board: &str) -> bool {
 pub(crate) async fn start(
     hub: &Hub,
     board: &str,
-    setup: &SeatSetup,
+    setup: GameSetup,
 ) -> Result<Option<String>, String> {
     let control = hub
         .control(board)
         .ok_or_else(|| format!("unknown board {board}"))?;
-    let body = serde_json::to_value(setup).map_err(|e| e.to_string())?;
-    let state = control
-        .request(ArbiterRequest::StartGame(body), "tournament".to_owned())
-        .await
-        .map_err(|e| e.to_string())?;
-    let view = StateView::deserialize(&state).map_err(|e| e.to_string())?;
-    Ok(view.game)
+    let request = ArbiterRequest {
+        command: ArbiterCommand::StartGame(setup),
+        by: "tournament".to_owned(),
+        note: None,
+    };
+    let view = control.request(request).await.map_err(|e| e.to_string())?;
+    Ok(view.state.game.clone())
 }
 
 /// The board's current state as the desk reads it.
 pub(crate) fn current(hub: &Hub, board: &str) -> Option<StateView> {
-    let state = hub.state(board)?;
-    StateView::deserialize(state.as_ref()).ok()
+    hub.view(board).map(|view| StateView::of(&view.state))
 }
 
-/// The state carried by a published message, if it is one.
+/// The state carried by a live published message, if it is one.
 pub(crate) fn state_of(message: &Published) -> Option<StateView> {
-    (message.topic == Topic::State)
-        .then(|| StateView::deserialize(message.payload.as_ref()).ok())?
+    if message.topic != Topic::State {
+        return None;
+    }
+    message.view.as_ref().map(|view| StateView::of(&view.state))
 }
 
 /// The hub's bus, for the watcher.

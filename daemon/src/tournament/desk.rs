@@ -12,7 +12,7 @@ use serde::Deserialize;
 use tokio::sync::Notify;
 use utoipa::ToSchema;
 
-use super::boards::{self, SeatSetup, StateView};
+use super::boards::{self, StateView};
 use super::config::{StartMode, TournamentConfig};
 use super::pairgoth::{PairgothClient, PairgothError};
 use super::store::{Store, StoreError, StoredResult, StoredRound};
@@ -229,8 +229,8 @@ impl Desk {
         let pairing = round
             .at_table(table)
             .ok_or(DeskError::UnknownTable(table.0))?;
-        let setup = SeatSetup::new(round, pairing, self.config.event.as_deref());
-        let game = boards::start(&self.hub, board, &setup)
+        let setup = boards::setup(round, pairing, self.config.event.as_deref());
+        let game = boards::start(&self.hub, board, setup)
             .await
             .map_err(|e| DeskError::Conflict(format!("table {table} on {board}: {e}")))?;
         if let Some(game) = game {
@@ -287,9 +287,7 @@ impl Desk {
         let state = seat
             .as_ref()
             .and_then(|(_, board, _)| boards::current(&self.hub, board));
-        let warnings = state
-            .as_ref()
-            .map_or([0, 0], |s| [s.warnings.black, s.warnings.white]);
+        let warnings = state.as_ref().map_or([0, 0], |s| s.warnings);
         let result = StoredResult {
             round: current.round.number,
             table,
@@ -331,7 +329,7 @@ impl Desk {
             black: pairing.black.to_string(),
             white: pairing.white.to_string(),
             decision: Decision::from_game(&parsed, state.move_number),
-            warnings: [state.warnings.black, state.warnings.white],
+            warnings: state.warnings,
             game: Some(game.clone()),
         };
         self.record(&current, &result)

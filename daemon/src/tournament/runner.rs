@@ -56,7 +56,7 @@ fn resync(desk: &Desk) {
         if let Some(state) = boards::current(desk.hub(), &board)
             && let Err(error) = desk.handle_state(&state)
         {
-            tracing::warn!(board, cause = %error, "tournament: result not recorded");
+            tracing::warn!(board = %board, cause = %error, "tournament: result not recorded");
         }
     }
 }

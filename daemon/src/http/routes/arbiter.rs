@@ -14,6 +14,7 @@ use goban_referee::{ArbiterAct, ArbiterCommand, AuditEntry};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use super::boards::FullState;
 use crate::http::App;
 use crate::http::auth::{Arbiter, Identity, Viewer};
 use crate::http::bodies::{
@@ -22,7 +23,6 @@ use crate::http::bodies::{
 };
 use crate::http::error::ApiError;
 use crate::http::grammar;
-use crate::hub::ArbiterRequest;
 
 /// Largest board of the letters-and-numbers notation (A..Z without I).
 const MAX_SIZE: u32 = 25;
@@ -48,18 +48,20 @@ struct LiveInfraction {
 }
 
 fn live(app: &App, board: &str) -> Result<Live, ApiError> {
-    let state = app
+    let view = app
         .hub
-        .state(board)
+        .view(board)
         .ok_or_else(|| ApiError::UnknownBoard(board.to_owned()))?;
     // The state is the referee's own serialisation; a field it lacks reads as absent.
-    Ok(Live::deserialize(state.as_ref()).unwrap_or(Live {
-        phase: None,
-        ruleset: None,
-        size: None,
-        komi: None,
-        infractions: Vec::new(),
-    }))
+    Ok(
+        serde_json::from_slice::<Live>(view.full.as_str().as_bytes()).unwrap_or(Live {
+            phase: None,
+            ruleset: None,
+            size: None,
+            komi: None,
+            infractions: Vec::new(),
+        }),
+    )
 }
 
 impl Live {
@@ -100,7 +102,7 @@ pub(crate) async fn handle_start_game(
     Arbiter(who): Arbiter,
     Path(board): Path<String>,
     Body(body): Body<StartGameBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<FullState, ApiError> {
     let live = live(&app, &board)?;
     if live.in_progress() && body.force != Some(true) {
         return Err(ApiError::Rejected(format!(
@@ -136,7 +138,7 @@ pub(crate) async fn handle_ruling(
     Arbiter(who): Arbiter,
     Path((board, id)): Path<(String, String)>,
     Body(body): Body<RulingBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<FullState, ApiError> {
     if !live(&app, &board)?.infractions.iter().any(|i| i.id == id) {
         return Err(ApiError::UnknownInfraction(id));
     }
@@ -164,7 +166,7 @@ pub(crate) async fn handle_clock(
     Arbiter(who): Arbiter,
     Path(board): Path<String>,
     Body(body): Body<ClockBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<FullState, ApiError> {
     let command = body.command(who.name());
     submit(&app, &board, who, command, body.note()).await
 }
@@ -190,7 +192,7 @@ pub(crate) async fn handle_dead_stones(
     Arbiter(who): Arbiter,
     Path(board): Path<String>,
     Body(body): Body<DeadStonesBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<FullState, ApiError> {
     let body = body.normalise(live(&app, &board)?.size())?;
     submit(&app, &board, who, body.command(), body.note.clone()).await
 }
@@ -218,7 +220,7 @@ pub(crate) async fn handle_result(
     Arbiter(who): Arbiter,
     Path(board): Path<String>,
     Body(body): Body<ResultBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<FullState, ApiError> {
     let live = live(&app, &board)?;
     let result = grammar::parse_result(&body.result)
         .map_err(|why| ApiError::bad_body(format!("result: {why}")))?;
@@ -250,7 +252,7 @@ pub(crate) async fn handle_void(
     Arbiter(who): Arbiter,
     Path((board, n)): Path<(String, u32)>,
     Body(body): Body<NoteBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<FullState, ApiError> {
     let command = ArbiterCommand::VoidMove { number: n };
     submit(&app, &board, who, command, body.note).await
 }
@@ -276,7 +278,7 @@ pub(crate) async fn handle_restore(
     Arbiter(who): Arbiter,
     Path((board, n)): Path<(String, u32)>,
     Body(body): Body<NoteBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<FullState, ApiError> {
     let command = ArbiterCommand::RestoreMove { number: n };
     submit(&app, &board, who, command, body.note).await
 }
@@ -302,7 +304,7 @@ pub(crate) async fn handle_late_start(
     Arbiter(who): Arbiter,
     Path(board): Path<String>,
     Body(body): Body<LateStartBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<FullState, ApiError> {
     submit(&app, &board, who, body.command(), body.note.clone()).await
 }
 
@@ -327,7 +329,7 @@ pub(crate) async fn handle_seal(
     Arbiter(who): Arbiter,
     Path(board): Path<String>,
     Body(body): Body<NoteBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<FullState, ApiError> {
     submit(&app, &board, who, ArbiterCommand::Seal, body.note).await
 }
 
@@ -352,7 +354,7 @@ pub(crate) async fn handle_unseal(
     Arbiter(who): Arbiter,
     Path(board): Path<String>,
     Body(body): Body<NoteBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<FullState, ApiError> {
     submit(&app, &board, who, ArbiterCommand::Unseal, body.note).await
 }
 
@@ -377,7 +379,7 @@ pub(crate) async fn handle_resume_play(
     Arbiter(who): Arbiter,
     Path(board): Path<String>,
     Body(body): Body<ResumePlayBody>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<FullState, ApiError> {
     submit(&app, &board, who, body.command(), body.note.clone()).await
 }
 
@@ -398,9 +400,9 @@ pub(crate) async fn handle_audit(
     viewer: Viewer,
     Path(board): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let state = app
+    let view = app
         .feed(&viewer)
-        .state(&board)
+        .view(&board)
         .ok_or_else(|| ApiError::UnknownBoard(board.clone()))?;
     #[derive(Deserialize)]
     struct Trail {
@@ -409,7 +411,7 @@ pub(crate) async fn handle_audit(
         #[serde(default)]
         audit: Vec<AuditEntry>,
     }
-    let trail = Trail::deserialize(state.as_ref()).unwrap_or(Trail {
+    let trail = serde_json::from_slice::<Trail>(view.full.as_str().as_bytes()).unwrap_or(Trail {
         game: None,
         audit: Vec::new(),
     });
@@ -425,7 +427,7 @@ async fn submit(
     who: Identity,
     command: ArbiterCommand,
     note: Option<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<FullState, ApiError> {
     let control = app.control(board)?;
     let kind = command.name();
     tracing::info!(board, who = who.name(), kind, "arbiter request");
@@ -434,9 +436,7 @@ async fn submit(
         note,
         command,
     };
-    let outcome = control
-        .request(ArbiterRequest::Act(act), who.name().to_owned())
-        .await;
+    let outcome = control.request(act).await;
     let label = if outcome.is_ok() {
         "applied"
     } else {
@@ -445,7 +445,7 @@ async fn submit(
     metrics::counter!("goban_http_arbiter_requests_total", "kind" => kind, "outcome" => label)
         .increment(1);
     match outcome {
-        Ok(state) => Ok(Json(state)),
+        Ok(view) => Ok(FullState(view.full.clone())),
         Err(error) => {
             tracing::info!(board, who = who.name(), kind, cause = %error, "arbiter request refused");
             Err(error.into())

@@ -1,38 +1,32 @@
-//! Public reads of live boards: health, the board list, one board's state and its SGF.
+//! Public reads of live boards: health, every board's live state, one board's full state, its moves since N, its SGF.
+//!
+//! Every answer is bytes the runtime serialized once per seq; nothing is
+//! rebuilt per request but the short framing of lists.
 
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use serde_json::{Map, Value, json};
+use goban_referee::{Link, MoveRecord};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
 
 use super::SGF_CONTENT_TYPE;
 use crate::http::App;
 use crate::http::auth::Viewer;
-use crate::http::delay::Feed;
 use crate::http::error::ApiError;
-use crate::http::sgf;
+use crate::hub::Payload;
 
-/// State fields copied into a board summary when present.
-const SUMMARY_FIELDS: [&str; 15] = [
-    "v",
-    "seq",
-    "board",
-    "game",
-    "black",
-    "white",
-    "size",
-    "ruleset",
-    "komi",
-    "players",
-    "phase",
-    "move_number",
-    "to_move",
-    "result",
-    "device",
-];
+/// A JSON document already serialized by the runtime, served as is.
+pub(crate) struct FullState(pub(crate) Payload);
+
+impl IntoResponse for FullState {
+    fn into_response(self) -> Response {
+        ([(header::CONTENT_TYPE, "application/json")], self.0.bytes()).into_response()
+    }
+}
 
 /// GET /health: the daemon and each board's devices.
 #[utoipa::path(
@@ -59,61 +53,50 @@ pub(crate) async fn handle_health(State(app): State<Arc<App>>) -> Json<Value> {
 }
 
 fn board_health(app: &App, board: &str) -> Value {
-    let device = app
-        .hub
-        .state(board)
-        .and_then(|s| s.get("device").cloned())
-        .unwrap_or_default();
+    let Some(view) = app.hub.view(board) else {
+        return json!({ "board": board, "healthy": false });
+    };
+    let device = &view.state.device;
+    let healthy = device.board == Link::Connected && device.clock == Link::Connected;
     let report = app
         .hub
         .device(board)
-        .map(|d| d.as_ref().clone())
-        .unwrap_or_default();
-    json!({ "board": board, "healthy": links_connected(&device), "device": device, "report": report })
+        .filter(|p| !p.is_empty())
+        .map_or(Value::Null, |p| p.value());
+    json!({ "board": board, "ready": true, "healthy": healthy, "device": device, "report": report })
 }
 
-/// Both device links of the state's `device` field are `connected` (other fields are counters).
-fn links_connected(device: &Value) -> bool {
-    ["board", "clock"]
-        .iter()
-        .all(|link| device[link] == "connected")
-}
-
-/// GET /boards: every board with its current game summary (delayed for the public).
+/// GET /boards: the live (v2, without `moves`) state of every board, in id order (delayed for the public).
 #[utoipa::path(
     get,
     path = "/api/v1/boards",
     tag = "boards",
     responses(
-        (status = 200, description = "Board summaries in id order", body = crate::http::schema::BoardList),
+        (status = 200, description = "The live state of every board in id order: the SSE/MQTT `state` message (v2, `last_move` instead of `moves`)", body = Vec<crate::http::schema::BoardState>),
         (status = 401, description = "Authorization header present but invalid", body = crate::http::schema::ErrorBody),
     )
 )]
-pub(crate) async fn handle_boards(State(app): State<Arc<App>>, viewer: Viewer) -> Json<Value> {
+pub(crate) async fn handle_boards(State(app): State<Arc<App>>, viewer: Viewer) -> Response {
     let feed = app.feed(&viewer);
-    let boards: Vec<Value> = app
+    let views: Vec<_> = app
         .hub
         .boards()
-        .into_iter()
-        .map(|board| summary(&feed, &board))
+        .iter()
+        .filter_map(|board| feed.view(board))
         .collect();
-    Json(json!({ "boards": boards }))
-}
-
-fn summary(feed: &Feed, board: &str) -> Value {
-    let mut out = Map::new();
-    out.insert("board".to_owned(), Value::String(board.to_owned()));
-    if let Some(state) = feed.state(board) {
-        for field in SUMMARY_FIELDS {
-            if let Some(value) = state.get(field) {
-                out.insert(field.to_owned(), value.clone());
-            }
+    let mut body = Vec::with_capacity(views.iter().map(|v| v.live.len() + 1).sum::<usize>() + 2);
+    body.push(b'[');
+    for (i, view) in views.iter().enumerate() {
+        if i > 0 {
+            body.push(b',');
         }
+        body.extend_from_slice(view.live.as_str().as_bytes());
     }
-    Value::Object(out)
+    body.push(b']');
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
-/// GET /boards/{board}: the full board state of api.md.
+/// GET /boards/{board}: the full board state of api.md, `moves` included.
 #[utoipa::path(
     get,
     path = "/api/v1/boards/{board}",
@@ -128,15 +111,76 @@ pub(crate) async fn handle_board(
     State(app): State<Arc<App>>,
     viewer: Viewer,
     Path(board): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let state = app
+) -> Result<FullState, ApiError> {
+    let view = app
         .feed(&viewer)
-        .state(&board)
+        .view(&board)
         .ok_or(ApiError::UnknownBoard(board))?;
-    Ok(Json(state.as_ref().clone()))
+    Ok(FullState(view.full.clone()))
 }
 
-/// GET /boards/{board}/sgf: the live game as SGF; the public gets it rebuilt from the delayed state.
+/// Query of `GET /boards/{board}/moves`.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub(crate) struct MovesQuery {
+    /// Only moves with a number above this (all when absent).
+    since: Option<u32>,
+}
+
+/// The answer of `GET /boards/{board}/moves`.
+#[derive(Serialize, utoipa::ToSchema)]
+pub(crate) struct MovesPage<'a> {
+    /// Board id.
+    board: &'a str,
+    /// Game id, or null before a game.
+    game: Option<&'a str>,
+    /// Seq of the state these moves are from.
+    seq: u64,
+    /// The `since` asked (0 when absent).
+    since: u32,
+    /// Moves with `number > since`, oldest first.
+    #[schema(value_type = Vec<crate::http::schema::MoveRecord>)]
+    moves: &'a [MoveRecord],
+}
+
+/// GET /boards/{board}/moves?since=N: the move list, or its tail, for clients that catch up.
+#[utoipa::path(
+    get,
+    path = "/api/v1/boards/{board}/moves",
+    tag = "boards",
+    params(("board" = String, Path, description = "Board id from the config"), MovesQuery),
+    responses(
+        (status = 200, description = "Moves numbered above `since` (delayed for the public)", body = MovesPage),
+        (status = 400, description = "`since` is not a number", body = crate::http::schema::ErrorBody),
+        (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+    )
+)]
+pub(crate) async fn handle_moves(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    Path(board): Path<String>,
+    Query(query): Query<MovesQuery>,
+) -> Result<FullState, ApiError> {
+    let view = app
+        .feed(&viewer)
+        .view(&board)
+        .ok_or(ApiError::UnknownBoard(board))?;
+    let since = query.since.unwrap_or(0);
+    let moves = &view.state.moves;
+    // Moves are numbered 1.. in order; the tail starts at index `since`.
+    let start = moves.partition_point(|m| m.number <= since);
+    let page = MovesPage {
+        board: &view.state.board,
+        game: view.state.game.as_deref(),
+        seq: view.seq(),
+        since,
+        moves: &moves[start..],
+    };
+    Payload::json(&page)
+        .map(FullState)
+        .map_err(|err| ApiError::Unavailable(format!("moves did not serialize: {err}")))
+}
+
+/// GET /boards/{board}/sgf: the game as SGF, by the rules core's writer; the public gets the delayed one.
 #[utoipa::path(
     get,
     path = "/api/v1/boards/{board}/sgf",
@@ -152,13 +196,10 @@ pub(crate) async fn handle_board_sgf(
     viewer: Viewer,
     Path(board): Path<String>,
 ) -> Result<Response, ApiError> {
-    let control = app.control(&board)?;
-    let feed = app.feed(&viewer);
-    let text = if feed.is_delayed() {
-        let state = feed.state(&board).ok_or(ApiError::UnknownBoard(board))?;
-        sgf::from_state(&state)
-    } else {
-        control.sgf()
-    };
+    let view = app
+        .feed(&viewer)
+        .view(&board)
+        .ok_or(ApiError::UnknownBoard(board))?;
+    let text = view.sgf.to_string();
     Ok(([(header::CONTENT_TYPE, SGF_CONTENT_TYPE)], text).into_response())
 }

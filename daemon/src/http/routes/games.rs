@@ -13,9 +13,9 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::SGF_CONTENT_TYPE;
+use crate::delay::Feed;
 use crate::http::App;
 use crate::http::auth::Viewer;
-use crate::http::delay::Feed;
 use crate::http::error::ApiError;
 
 /// Game ids still in play in the delayed view (empty for live viewers).
@@ -26,9 +26,9 @@ fn hidden_games(app: &App, feed: &Feed) -> HashSet<String> {
     app.hub
         .boards()
         .iter()
-        .filter_map(|board| feed.state(board))
-        .filter(|state| state["phase"] != "finished")
-        .filter_map(|state| state["game"].as_str().map(str::to_owned))
+        .filter_map(|board| feed.view(board))
+        .filter(|view| view.state.phase != goban_referee::Phase::Finished)
+        .filter_map(|view| view.state.game.clone())
         .collect()
 }
 

@@ -21,6 +21,8 @@ pub(crate) fn all() -> Router<Arc<App>> {
         .route("/api/v1/boards", get(boards::handle_boards))
         .route("/api/v1/boards/{board}", get(boards::handle_board))
         .route("/api/v1/boards/{board}/sgf", get(boards::handle_board_sgf))
+        .route("/api/v1/boards/{board}/moves", get(boards::handle_moves))
+        .route("/api/v1/events", get(sse::handle_hall_events))
         .route("/api/v1/boards/{board}/events", get(sse::handle_events))
         .route(
             "/api/v1/boards/{board}/game",

@@ -8,27 +8,32 @@ use tokio_util::sync::CancellationToken;
 
 use super::{
     BOARD, FakeArchive, FakeControl, Harness, SseReader, TOKEN, build_settings, build_state,
-    json_of,
+    build_view, json_of,
 };
-use crate::http::delay::DelayedView;
+use crate::delay::DelayedView;
 use crate::hub::{Hub, Published, Topic};
 
 const DELAY: Duration = Duration::from_secs(30);
 
 fn build_hub() -> Hub {
     let hub = Hub::new(64, Arc::new(FakeArchive::default()));
-    hub.register(BOARD, build_state(1, 0), Arc::new(FakeControl::default()));
+    hub.register(
+        BOARD,
+        build_view(build_state(1, 0)),
+        Arc::new(FakeControl::default()),
+    );
     hub
 }
 
 fn publish(hub: &Hub, seq: u64, topic: Topic) {
-    let payload = Arc::new(build_state(seq, seq));
+    let view = build_view(build_state(seq, u32::try_from(seq).unwrap()));
     hub.publish(Published {
-        board: BOARD.to_owned(),
+        board: BOARD.into(),
         seq,
         topic,
         at_ms: 0,
-        payload,
+        payload: view.live.clone(),
+        view: (topic == Topic::State).then_some(view),
     });
 }
 
@@ -45,7 +50,7 @@ async fn view_releases_each_message_after_the_delay() {
     let view = DelayedView::start(hub.clone(), DELAY, CancellationToken::new());
     let mut released = view.subscribe();
     assert_eq!(
-        view.state(BOARD).unwrap()["seq"],
+        view.view(BOARD).unwrap().seq(),
         1,
         "what existed at start is public"
     );
@@ -60,14 +65,14 @@ async fn view_releases_each_message_after_the_delay() {
     settle().await;
     assert_eq!(view.held(), 2);
     assert_eq!(view.cutoff(BOARD), 1);
-    assert_eq!(view.state(BOARD).unwrap()["seq"], 1);
+    assert_eq!(view.view(BOARD).unwrap().seq(), 1);
 
     tokio::time::advance(DELAY - Duration::from_millis(1)).await;
     settle().await;
-    assert_eq!(view.state(BOARD).unwrap()["seq"], 1, "not yet");
+    assert_eq!(view.view(BOARD).unwrap().seq(), 1, "not yet");
     tokio::time::advance(Duration::from_millis(1)).await;
     settle().await;
-    assert_eq!(view.state(BOARD).unwrap()["seq"], 3);
+    assert_eq!(view.view(BOARD).unwrap().seq(), 3);
     assert_eq!(view.cutoff(BOARD), 3);
     assert_eq!(view.held(), 0);
     assert_eq!(released.recv().await.unwrap().seq, 2);
@@ -86,13 +91,13 @@ async fn view_keeps_each_message_its_own_delay() {
     tokio::time::advance(Duration::from_secs(10)).await;
     settle().await;
     assert_eq!(
-        view.state(BOARD).unwrap()["seq"],
+        view.view(BOARD).unwrap().seq(),
         2,
         "first message is 30 s old, second only 10 s"
     );
     tokio::time::advance(Duration::from_secs(20)).await;
     settle().await;
-    assert_eq!(view.state(BOARD).unwrap()["seq"], 3);
+    assert_eq!(view.view(BOARD).unwrap().seq(), 3);
 }
 
 #[tokio::test(start_paused = true)]
@@ -101,14 +106,18 @@ async fn a_board_registered_later_goes_public_after_the_delay() {
     let view = DelayedView::start(hub.clone(), DELAY, CancellationToken::new());
     let mut late = build_state(7, 9);
     late["board"] = json!("table-2");
-    hub.register("table-2", late, Arc::new(FakeControl::default()));
+    hub.register(
+        "table-2",
+        build_view(late),
+        Arc::new(FakeControl::default()),
+    );
     assert!(
-        view.state("table-2").is_none(),
+        view.view("table-2").is_none(),
         "live state of a new board is not public at once"
     );
     tokio::time::advance(DELAY).await;
     settle().await;
-    assert_eq!(view.state("table-2").unwrap()["seq"], 7);
+    assert_eq!(view.view("table-2").unwrap().seq(), 7);
 }
 
 fn build_delayed_settings() -> crate::http::HttpSettings {
@@ -145,7 +154,7 @@ async fn public_lags_while_arbiters_see_live() {
     let (_, live) = json_of(harness.get_as_arbiter("/boards/table-1").await).await;
     assert_eq!(live["seq"], seq);
     let (_, list) = json_of(harness.get("/boards").await).await;
-    assert_eq!(list["boards"][0]["move_number"], 0);
+    assert_eq!(list[0]["move_number"], 0);
     let public_sgf = harness
         .get("/boards/table-1/sgf")
         .await
@@ -165,7 +174,7 @@ async fn public_lags_while_arbiters_see_live() {
     assert!(live_sgf.contains("B[pd]"));
     pass_the_delay(&harness, seq).await;
     let (_, list) = json_of(harness.get("/boards").await).await;
-    assert_eq!(list["boards"][0]["move_number"], 1);
+    assert_eq!(list[0]["move_number"], 1);
     harness.stop().await;
 }
 

@@ -19,25 +19,66 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::{ArbiterTokens, HttpSettings, serve};
-use crate::hub::{ArbiterRequest, Archive, BoardControl, Hub, Published, RequestError, Topic};
+use goban_referee::{BoardState, Link, MoveRecord, Phase, Referee, RefereeConfig};
+use goban_rules::Color;
+
+use crate::delay::Feed;
+use crate::hub::{
+    ArbiterRequest, Archive, BoardControl, BoardView, Hub, Payload, Published, RequestError, Topic,
+};
 
 pub(super) const BOARD: &str = "table-1";
 pub(super) const TOKEN: &str = "alpha-7f3c";
 pub(super) const TOKEN_2: &str = "beta-91d0";
 
-/// A board state shaped like api.md's example.
-pub(super) fn build_state(seq: u64, move_number: u64) -> Value {
-    json!({
-        "v": 1, "seq": seq, "board": BOARD, "game": "2026-11-30-table-1-1", "size": 19,
-        "ruleset": "cn2002", "komi": 7.5, "position": ".".repeat(361), "move_number": move_number,
-        "to_move": if move_number.is_multiple_of(2) { "black" } else { "white" },
-        "moves": [], "captures": {"black": 0, "white": 0}, "clock": null,
-        "infractions": [{"id": "inf-1", "kind": "missed_capture", "article": "CN2002 18.2",
-                         "player": "white", "move_number": 1, "points": ["D4"], "status": "open", "at": ""}],
-        "warnings": {"black": 0, "white": 0},
-        "device": {"board": "connected", "clock": "connected", "gaps": 0, "unknown_points": []},
-        "phase": "playing", "result": null
-    })
+/// A board state shaped like api.md's example: `move_number` moves, one open alert.
+pub(super) fn build_board_state(seq: u64, move_number: u32) -> BoardState {
+    let config = RefereeConfig {
+        board: BOARD.to_owned(),
+        ..RefereeConfig::default()
+    };
+    let mut state = Referee::new(config).unwrap().state();
+    state.seq = seq;
+    state.game = Some("2026-11-30-table-1-1".into());
+    state.move_number = move_number;
+    state.phase = Phase::Playing;
+    state.device.board = Link::Connected;
+    state.device.clock = Link::Connected;
+    state.moves = (1..=move_number)
+        .map(|number| MoveRecord {
+            number,
+            color: if number % 2 == 1 {
+                Color::Black
+            } else {
+                Color::White
+            },
+            point: format!("D{}", 1 + number % 19),
+            at: String::new(),
+            time_left_ms: None,
+            periods_left: None,
+        })
+        .collect();
+    state.infractions = vec![
+        serde_json::from_value(
+            json!({"id": "inf-1", "kind": "missed_capture", "article": "CN2002 18.2",
+            "player": "white", "move_number": 1, "points": ["D4"], "status": "open", "at": "",
+            "sanction": "", "sanction_applied": false, "evidence": [], "note": ""}),
+        )
+        .unwrap(),
+    ];
+    state
+}
+
+/// The full state JSON of [`build_board_state`].
+pub(super) fn build_state(seq: u64, move_number: u32) -> Value {
+    serde_json::to_value(build_board_state(seq, move_number)).unwrap()
+}
+
+/// A board view as the runtime publishes it.
+pub(super) fn build_view(state: Value) -> Arc<BoardView> {
+    let state: BoardState = serde_json::from_value(state).expect("a board state");
+    let moves = if state.moves.is_empty() { "" } else { ";B[pd]" };
+    BoardView::build(state, format!("(;FF[4]GM[1]SZ[19]{moves})"))
 }
 
 pub(super) fn build_settings() -> HttpSettings {
@@ -76,7 +117,7 @@ impl Archive for FakeArchive {
         let log = self.log.lock().unwrap();
         Ok(log
             .iter()
-            .filter(|m| m.board == board && m.seq > after)
+            .filter(|m| &*m.board == board && m.seq > after)
             .take(limit)
             .cloned()
             .collect())
@@ -117,7 +158,7 @@ impl Archive for FakeArchive {
     }
 }
 
-/// The runtime double: records requests with `who`, refuses on demand, else answers a state with the seq bumped.
+/// The runtime double: records requests, refuses on demand, else answers a state with the seq bumped.
 #[derive(Default)]
 pub(super) struct FakeControl {
     pub(super) requests: Mutex<Vec<(ArbiterRequest, String)>>,
@@ -128,30 +169,18 @@ impl BoardControl for FakeControl {
     fn request(
         &self,
         request: ArbiterRequest,
-        who: String,
-    ) -> futures::future::BoxFuture<'static, Result<Value, RequestError>> {
+    ) -> futures::future::BoxFuture<'static, Result<Arc<BoardView>, RequestError>> {
         let refused = self.refuse.lock().unwrap().clone();
-        let kind = match &request {
-            ArbiterRequest::Act(act) => json!(act.command.name()),
-            other => serde_json::to_value(other).unwrap()["request"].clone(),
-        };
         if refused.is_none() {
+            let who = request.by.clone();
             self.requests.lock().unwrap().push((request, who));
         }
         Box::pin(async move {
             match refused {
                 Some(why) => Err(RequestError::Rejected(why)),
-                None => {
-                    let mut state = build_state(1000, 0);
-                    state["last_request"] = kind;
-                    Ok(state)
-                }
+                None => Ok(build_view(build_state(1000, 0))),
             }
         })
-    }
-
-    fn sgf(&self) -> String {
-        "(;FF[4]GM[1]SZ[19];B[pd])".to_owned()
     }
 }
 
@@ -172,11 +201,12 @@ impl Harness {
         let archive = Arc::new(FakeArchive::default());
         let hub = Hub::new(64, archive.clone());
         let control = Arc::new(FakeControl::default());
-        hub.register(BOARD, build_state(1, 0), control.clone());
+        hub.register(BOARD, build_view(build_state(1, 0)), control.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let shutdown = CancellationToken::new();
-        let server = tokio::spawn(serve(listener, settings, hub.clone(), shutdown.clone()));
+        let public = Feed::public(hub.clone(), settings.broadcast_delay, &shutdown);
+        let server = tokio::spawn(serve(listener, settings, public, shutdown.clone()));
         let client = reqwest::Client::builder().no_proxy().build().unwrap();
         let harness = Self {
             base,
@@ -206,12 +236,19 @@ impl Harness {
         };
         payload["seq"] = json!(seq);
         payload["v"] = json!(1);
+        let (payload, view) = if topic == Topic::State {
+            let view = build_view(payload);
+            (view.live.clone(), Some(view))
+        } else {
+            (Payload::json(&payload).unwrap(), None)
+        };
         let message = Published {
-            board: BOARD.to_owned(),
+            board: BOARD.into(),
             seq,
             topic,
             at_ms: 0,
-            payload: Arc::new(payload),
+            payload,
+            view,
         };
         self.archive.log.lock().unwrap().push(message.clone());
         self.hub.publish(message);
@@ -219,7 +256,7 @@ impl Harness {
     }
 
     /// Publishes a move and the state after it.
-    pub(super) fn play(&self, move_number: u64) -> u64 {
+    pub(super) fn play(&self, move_number: u32) -> u64 {
         self.publish(
             Topic::Moves,
             json!({"number": move_number, "color": "black", "point": "D4"}),

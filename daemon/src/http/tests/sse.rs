@@ -112,13 +112,14 @@ async fn other_boards_stay_out_of_the_stream() {
     let harness = Harness::start(build_settings()).await;
     let mut reader = connect(&harness, None).await;
     reader.next().await.unwrap();
-    let payload = Arc::new(json!({"v": 1, "seq": 50}));
+    let payload = crate::hub::Payload::json(&json!({"v": 1, "seq": 50})).unwrap();
     harness.hub.publish(Published {
         board: "table-2".into(),
         seq: 50,
         topic: Topic::Moves,
         at_ms: 0,
         payload,
+        view: None,
     });
     let ours = harness.play(1);
     let got = read_until(&mut reader, ours).await;

@@ -1,9 +1,10 @@
-//! The broadcast delay (anti-cheating): a time-ordered buffer that releases published messages to the public late.
+//! The broadcast delay (anti-cheating): one time-ordered buffer that releases published messages to the public late.
 //!
 //! The view subscribes to the hub at start. Every message is held for the delay,
-//! then released: the public board state becomes the last released `state`
-//! payload and released messages fan out on the view's own bus, which public SSE
-//! streams follow. Arbiters bypass all of this and read the hub directly.
+//! then released: the public board view becomes the last released `state`
+//! and released messages fan out on the view's own bus, which public SSE
+//! streams, the hall stream and the MQTT publisher follow, so every channel
+//! shows a move at the same instant. Arbiters bypass all of this and read the hub directly.
 //!
 //! What was journaled before the view started is public at once (a restarted
 //! daemon shows its recovered boards immediately); a board registered later is
@@ -13,13 +14,12 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use serde_json::Value;
 use tokio::sync::Notify;
 use tokio::sync::broadcast::{self, error::RecvError};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::hub::{Hub, Published, Topic};
+use crate::hub::{BoardView, Hub, Payload, Published, Topic};
 
 /// How many released messages a slow public SSE client may fall behind before it re-reads the journal.
 const BUS_CAPACITY: usize = 1024;
@@ -28,32 +28,34 @@ const CATCH_UP_PAGE: usize = 500;
 
 enum Held {
     /// The state of a board the view first saw after it started.
-    Snapshot(Arc<Value>),
+    Snapshot(Arc<BoardView>),
     /// A published message.
     Message(Published),
 }
 
 struct Pending {
     due: Instant,
-    board: String,
+    board: Arc<str>,
     held: Held,
 }
 
 #[derive(Default)]
 struct Buffer {
-    /// Public state per board.
-    states: HashMap<String, Arc<Value>>,
+    /// Public view per board.
+    states: HashMap<Arc<str>, Arc<BoardView>>,
+    /// Public device message per board.
+    devices: HashMap<Arc<str>, Payload>,
     /// Highest public seq per board, for boards the view has seen messages of.
-    released_seq: HashMap<String, u64>,
+    released_seq: HashMap<Arc<str>, u64>,
     /// Highest seq received per board, to drop duplicates after a catch-up.
-    received_seq: HashMap<String, u64>,
+    received_seq: HashMap<Arc<str>, u64>,
     /// Oldest first; `due` only grows because the delay is constant.
     pending: VecDeque<Pending>,
 }
 
 /// The delayed public view of every board; cheap to clone.
 #[derive(Clone)]
-pub(crate) struct DelayedView {
+pub struct DelayedView {
     buffer: Arc<Mutex<Buffer>>,
     bus: broadcast::Sender<Published>,
     delay: Duration,
@@ -68,8 +70,11 @@ impl DelayedView {
         let receiver = hub.subscribe();
         let mut buffer = Buffer::default();
         for board in hub.boards() {
-            if let Some(state) = hub.state(&board) {
-                buffer.states.insert(board, state);
+            if let Some(view) = hub.view(&board) {
+                buffer.states.insert(board.clone(), view);
+            }
+            if let Some(device) = hub.device(&board) {
+                buffer.devices.insert(board, device);
             }
         }
         let (bus, _) = broadcast::channel(BUS_CAPACITY);
@@ -84,8 +89,8 @@ impl DelayedView {
         view
     }
 
-    /// The public state of a board, if it is public yet.
-    pub(crate) fn state(&self, board: &str) -> Option<Arc<Value>> {
+    /// The public view of a board, if it is public yet.
+    pub(crate) fn view(&self, board: &str) -> Option<Arc<BoardView>> {
         let mut buffer = self.lock();
         if let Some(state) = buffer.states.get(board) {
             return Some(state.clone());
@@ -94,8 +99,13 @@ impl DelayedView {
         None
     }
 
+    /// The public device message of a board.
+    pub(crate) fn device(&self, board: &str) -> Option<Payload> {
+        self.lock().devices.get(board).cloned()
+    }
+
     /// Released messages from now on.
-    pub(crate) fn subscribe(&self) -> broadcast::Receiver<Published> {
+    pub fn subscribe(&self) -> broadcast::Receiver<Published> {
         self.bus.subscribe()
     }
 
@@ -124,12 +134,12 @@ impl DelayedView {
         let already = buffer
             .pending
             .iter()
-            .any(|p| p.board == board && matches!(p.held, Held::Snapshot(_)));
-        if let (false, Some(state)) = (already, self.hub.state(board)) {
+            .any(|p| *p.board == *board && matches!(p.held, Held::Snapshot(_)));
+        if let (false, Some(state)) = (already, self.hub.view(board)) {
             let due = Instant::now() + self.delay;
             buffer.pending.push_back(Pending {
                 due,
-                board: board.to_owned(),
+                board: Arc::from(board),
                 held: Held::Snapshot(state),
             });
             self.added.notify_one();
@@ -191,8 +201,16 @@ impl DelayedView {
                     buffer.states.entry(board).or_insert(state);
                 }
                 Held::Message(message) => {
-                    if message.topic == Topic::State {
-                        buffer.states.insert(board.clone(), message.payload.clone());
+                    match (message.topic, &message.view) {
+                        (Topic::State, Some(view)) => {
+                            buffer.states.insert(board.clone(), view.clone());
+                        }
+                        (Topic::Device, _) => {
+                            buffer
+                                .devices
+                                .insert(board.clone(), message.payload.clone());
+                        }
+                        _ => {}
                     }
                     let seq = buffer.released_seq.entry(board).or_default();
                     *seq = (*seq).max(message.seq);
@@ -210,7 +228,7 @@ impl DelayedView {
             missed,
             "broadcast delay fell behind the hub; catching up from the journal"
         );
-        let boards: Vec<(String, u64)> = self
+        let boards: Vec<(Arc<str>, u64)> = self
             .lock()
             .received_seq
             .iter()
@@ -235,9 +253,9 @@ impl DelayedView {
     }
 }
 
-/// Where a request reads boards and events from: the hub (live) or the delayed view.
+/// Where a reader takes boards and events from: the hub (live) or the delayed view.
 #[derive(Clone)]
-pub(crate) enum Feed {
+pub enum Feed {
     /// Arbiters, or no delay configured.
     Live(Hub),
     /// The public when a delay is configured.
@@ -245,16 +263,41 @@ pub(crate) enum Feed {
 }
 
 impl Feed {
-    /// The board state as this feed shows it.
-    pub(crate) fn state(&self, board: &str) -> Option<Arc<Value>> {
+    /// What the public sees: the hub when `delay` is zero, else a delayed view started now (needs a Tokio runtime).
+    pub fn public(hub: Hub, delay: Duration, shutdown: &CancellationToken) -> Self {
+        if delay.is_zero() {
+            Self::Live(hub)
+        } else {
+            Self::Delayed(DelayedView::start(hub, delay, shutdown.child_token()))
+        }
+    }
+
+    /// The board as this feed shows it.
+    pub(crate) fn view(&self, board: &str) -> Option<Arc<BoardView>> {
         match self {
-            Self::Live(hub) => hub.state(board),
-            Self::Delayed(view) => view.state(board),
+            Self::Live(hub) => hub.view(board),
+            Self::Delayed(view) => view.view(board),
+        }
+    }
+
+    /// The last device message as this feed shows it.
+    pub(crate) fn device(&self, board: &str) -> Option<Payload> {
+        match self {
+            Self::Live(hub) => hub.device(board),
+            Self::Delayed(view) => view.device(board),
+        }
+    }
+
+    /// The hub behind the feed.
+    pub(crate) fn hub(&self) -> &Hub {
+        match self {
+            Self::Live(hub) => hub,
+            Self::Delayed(view) => &view.hub,
         }
     }
 
     /// Messages from now on, as this feed releases them.
-    pub(crate) fn subscribe(&self) -> broadcast::Receiver<Published> {
+    pub fn subscribe(&self) -> broadcast::Receiver<Published> {
         match self {
             Self::Live(hub) => hub.subscribe(),
             Self::Delayed(view) => view.subscribe(),

@@ -1,0 +1,283 @@
+//! A board's pure bookkeeping: the referee epoch, seq numbering, the pending journal batch and archive decisions; no I/O.
+//!
+//! The ledger turns referee outputs into numbered, serialized messages and
+//! decides when they must be committed. The supervisor owns the effects:
+//! journal, then publish, then device commands.
+
+use std::sync::Arc;
+
+use goban_referee::{BoardState, DeviceCommand, Input, Phase, RefereeConfig, RefereeError};
+use serde::Serialize;
+
+use super::engine::Engine;
+use super::health::DeviceReport;
+use crate::hub::{BoardView, Payload, Published, Topic};
+use crate::journal::{Batch, GameRecord, InputRecord, Recovered};
+
+/// What one commit carries: the batch to journal, then what to publish and send.
+pub(crate) struct Sealed {
+    /// Journal this first.
+    pub(crate) batch: Batch,
+    /// Then send these to the devices.
+    pub(crate) commands: Vec<DeviceCommand>,
+}
+
+/// Everything one board numbers and journals.
+pub(crate) struct Ledger {
+    id: Arc<str>,
+    config: RefereeConfig,
+    engine: Engine,
+    epoch: u64,
+    epoch_open: bool,
+    next_seq: u64,
+    last_at: u64,
+    view: Arc<BoardView>,
+    state_due: bool,
+    archived: Option<(String, String)>,
+    batch: Batch,
+    commands: Vec<DeviceCommand>,
+    /// Something in the batch must be committed now (messages, commands, epoch changes).
+    urgent: bool,
+}
+
+impl Ledger {
+    /// Rebuild a board from its journal: replay the open epoch's inputs, continue its seq.
+    pub(crate) fn recover(
+        config: RefereeConfig,
+        recovered: &Recovered,
+    ) -> Result<Self, RefereeError> {
+        let mut engine = Engine::new(config.clone())?;
+        let mut last_at = 0;
+        for input in &recovered.inputs {
+            if let Err(err) = engine.replay(input.at_ms, &input.json) {
+                tracing::error!(cause = %err, "skipping an unreadable journaled input");
+            }
+            last_at = last_at.max(input.at_ms);
+        }
+        if !recovered.inputs.is_empty() {
+            tracing::info!(
+                inputs = recovered.inputs.len(),
+                last_seq = recovered.last_seq,
+                "board rebuilt from the journal"
+            );
+        }
+        let epoch = recovered.open_epoch.unwrap_or(recovered.last_epoch + 1);
+        let id: Arc<str> = Arc::from(config.board.as_str());
+        let mut state = engine.state();
+        state.seq = recovered.last_seq;
+        let archived = finished_key(&state);
+        let view = BoardView::build(state, engine.sgf());
+        Ok(Self {
+            batch: Batch::new(&id, epoch),
+            id,
+            config,
+            engine,
+            epoch,
+            epoch_open: recovered.open_epoch.is_some(),
+            next_seq: recovered.last_seq + 1,
+            last_at,
+            view,
+            state_due: false,
+            archived,
+            commands: Vec::new(),
+            urgent: false,
+        })
+    }
+
+    /// Board id.
+    pub(crate) fn id(&self) -> &Arc<str> {
+        &self.id
+    }
+
+    /// The board as of the last state numbered.
+    pub(crate) fn view(&self) -> &Arc<BoardView> {
+        &self.view
+    }
+
+    /// Whether a game was ever started in this epoch.
+    pub(crate) fn has_game(&self) -> bool {
+        self.view.state.game.is_some()
+    }
+
+    /// The epoch's number, used in game ids.
+    pub(crate) fn epoch(&self) -> u64 {
+        self.epoch
+    }
+
+    /// Next referee deadline in ms since the epoch.
+    pub(crate) fn poll_timeout(&self) -> Option<u64> {
+        self.engine.poll_timeout()
+    }
+
+    /// Feed one input at `at_ms` (kept monotonic), queueing its input record and numbered outputs.
+    pub(crate) fn handle(&mut self, at_ms: u64, input: Input) -> Result<(), RefereeError> {
+        let at = at_ms.max(self.last_at);
+        self.last_at = at;
+        let is_timeout = input == Input::Timeout;
+        let json = match serde_json::to_string(&input) {
+            Ok(json) => json,
+            Err(err) => {
+                tracing::error!(cause = %err, "input did not serialize; not applied");
+                return Ok(());
+            }
+        };
+        let (result, outputs) = self.engine.handle(at, input);
+        // A timeout that only ticked the clock is rebuilt by the next input's deadlines on replay.
+        if !(is_timeout && outputs.only_ticks()) {
+            self.batch.inputs.push(InputRecord { at_ms: at, json });
+        }
+        self.state_due |= outputs.state_changed;
+        for (topic, mut event) in outputs.events {
+            event.seq = self.take_seq();
+            self.push(topic, at, event.seq, Payload::json(&event));
+        }
+        self.urgent |= !outputs.commands.is_empty();
+        self.commands.extend(outputs.commands);
+        result
+    }
+
+    /// Queue a daemon-made device message for publication with the next commit.
+    pub(crate) fn push_device(&mut self, mut report: DeviceReport, at_ms: u64) {
+        report.seq = self.take_seq();
+        let seq = report.seq;
+        self.push(Topic::Device, at_ms, seq, Payload::json(&report));
+    }
+
+    /// Whether the pending batch must be committed now; inputs that caused nothing visible may wait
+    /// for the next commit (nothing of them was seen, so nothing is lost if they are).
+    pub(crate) fn is_urgent(&self) -> bool {
+        self.urgent || self.state_due
+    }
+
+    /// Close the batch: number the state if the game changed, decide archiving; `None` when empty.
+    pub(crate) fn seal(&mut self) -> Option<Sealed> {
+        if self.state_due {
+            self.state_due = false;
+            self.push_state();
+        }
+        self.urgent = false;
+        let mut batch = std::mem::replace(&mut self.batch, Batch::new(&self.id, self.epoch));
+        let commands = std::mem::take(&mut self.commands);
+        if batch.is_empty() {
+            return (!commands.is_empty()).then(|| Sealed { batch, commands });
+        }
+        if !batch.inputs.is_empty() && !self.epoch_open {
+            batch.open_epoch = true;
+            self.epoch_open = true;
+        }
+        Some(Sealed { batch, commands })
+    }
+
+    /// Close this epoch and start a fresh referee (a new game after a finished or abandoned one).
+    pub(crate) fn rotate(&mut self) -> Option<Sealed> {
+        self.batch.close_epoch = self.epoch_open || !self.batch.inputs.is_empty();
+        let sealed = self.seal();
+        self.epoch += 1;
+        self.epoch_open = false;
+        self.batch = Batch::new(&self.id, self.epoch);
+        // The same config built the first referee, so this cannot fail now.
+        if let Ok(engine) = Engine::new(self.config.clone()) {
+            self.engine = engine;
+        }
+        sealed
+    }
+
+    fn take_seq(&mut self) -> u64 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        seq
+    }
+
+    fn push(
+        &mut self,
+        topic: Topic,
+        at_ms: u64,
+        seq: u64,
+        payload: Result<Payload, serde_json::Error>,
+    ) {
+        let payload = match payload {
+            Ok(payload) => payload,
+            Err(err) => {
+                tracing::error!(cause = %err, "message did not serialize; not published");
+                return;
+            }
+        };
+        self.urgent = true;
+        self.batch.events.push(Published {
+            board: self.id.clone(),
+            seq,
+            topic,
+            at_ms,
+            payload,
+            view: None,
+        });
+    }
+
+    /// Number the new state, build its view; archive a finished game (or a corrected result).
+    fn push_state(&mut self) {
+        let mut state = self.engine.state();
+        state.seq = self.take_seq();
+        let key = finished_key(&state);
+        let view = BoardView::build(state, self.engine.sgf());
+        if key.is_some() && key != self.archived {
+            self.archived = key;
+            self.batch.game = Some(game_record(&view, self.last_at));
+        }
+        self.urgent = true;
+        self.batch.events.push(Published {
+            board: self.id.clone(),
+            seq: view.seq(),
+            topic: Topic::State,
+            at_ms: self.last_at,
+            payload: view.live.clone(),
+            view: Some(view.clone()),
+        });
+        self.view = view;
+    }
+}
+
+/// The `/games` list entry of a finished game.
+#[derive(Serialize)]
+struct Summary<'a> {
+    game: Option<&'a str>,
+    board: &'a str,
+    black: &'a str,
+    white: &'a str,
+    ruleset: goban_rules::Ruleset,
+    komi: f64,
+    size: u8,
+    moves: u32,
+    result: Option<&'a str>,
+    finished_at: String,
+}
+
+fn game_record(view: &BoardView, finished_ms: u64) -> GameRecord {
+    let state = &view.state;
+    let summary = Summary {
+        game: state.game.as_deref(),
+        board: &state.board,
+        black: &state.black,
+        white: &state.white,
+        ruleset: state.ruleset,
+        komi: state.komi,
+        size: state.size,
+        moves: state.move_number,
+        result: state.result.as_deref(),
+        finished_at: goban_referee::Timestamp(finished_ms).to_rfc3339(),
+    };
+    GameRecord {
+        id: state.game.clone().unwrap_or_default(),
+        finished_ms,
+        summary: Payload::json(&summary).unwrap_or_default(),
+        state: view.full.clone(),
+        sgf: view.sgf.to_string(),
+    }
+}
+
+/// `(game, result)` of a finished game, the archive's identity of a final record.
+fn finished_key(state: &BoardState) -> Option<(String, String)> {
+    if state.phase != Phase::Finished {
+        return None;
+    }
+    Some((state.game.clone()?, state.result.clone()?))
+}
