@@ -239,6 +239,8 @@ pub struct LiveState<'a> {
     pub proposed_result: Option<&'a str>,
     /// Points marked dead.
     pub dead_stones: &'a [String],
+    /// Every arbiter action of the game (who, when, what, note).
+    pub audit: &'a [crate::audit::AuditEntry],
     /// The physical position after debouncing.
     pub physical: &'a str,
     /// What to change on the board to restore the game position.
@@ -284,6 +286,7 @@ impl BoardState {
             result: self.result.as_deref(),
             proposed_result: self.proposed_result.as_deref(),
             dead_stones: &self.dead_stones,
+            audit: &self.audit,
             physical: &self.physical,
             guidance: &self.guidance,
             black: &self.black,

@@ -11,7 +11,7 @@ def test_start_game_needs_the_token(daemon, table):
         assert status == 401, (token, status, body)
         assert isinstance(body, dict) and body.get("error"), body
     assert daemon.state(table.id)["game"] == before["game"], "a refused request changes nothing"
-    status, body = daemon.http.request("POST", path, {"black": "X", "white": "Y", "komi": 7.5}, token=TOKEN)
+    status, body = daemon.http.request("POST", path, {"black": "X", "white": "Y", "komi": 7.5, "force": True}, token=TOKEN)
     assert status == 200, body
     assert body["board"] == table.id and body["phase"] in ("setup", "playing"), body
 
