@@ -59,6 +59,15 @@ pub struct RefereeConfig {
     /// go out while a clock runs (api.md MQTT `clock`); 0 turns the ticks off
     /// (switches, pauses, resumes and adjustments still publish). Default 1000 ms.
     pub clock_tick_ms: u64,
+    /// The largest lag, in ms, between the board's port and the clock's that the order of a
+    /// stone and a press tolerates (referee-notes.md point 8): a stone read less than this
+    /// after a press counts as placed before it, so a late board port never turns into a
+    /// `premature_press` or `missed_capture`. A premature press whose stone lands sooner
+    /// than this after the press goes unnoticed. Devices that announce `SYNC` are stamped
+    /// on one time line and need none. Default 50 ms: USB serial adapters and hubs, not a
+    /// loaded host (frames are stamped when their bytes are read); CN2002 17.4 also calls a
+    /// press "at the same moment" as the stone premature (docs/referee.md "Skew").
+    pub port_skew_ms: u64,
     /// Default players.
     pub black: String,
     /// Default players.
@@ -90,6 +99,7 @@ impl Default for RefereeConfig {
             time_control: None,
             venue: Venue::SameSite,
             clock_tick_ms: 1000,
+            port_skew_ms: 50,
             black: "Black".into(),
             white: "White".into(),
             first_seq: 1,

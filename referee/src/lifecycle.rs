@@ -93,6 +93,8 @@ impl Referee {
         }
         let physical = &self.physical;
         let known = &mut m.known;
+        let late_found = &mut m.late_found;
+        let no_move_yet = m.moves.is_empty();
         m.unread_at_start.retain(|&i| {
             let p = physical[i];
             if p == Reading::Unknown {
@@ -100,6 +102,10 @@ impl Referee {
             }
             if p != game[i] {
                 known.insert(i, p);
+                // Placed before the start or just after it, unseen: a press may claim it.
+                if no_move_yet && matches!(p, Reading::Black | Reading::White) {
+                    late_found.insert(i);
+                }
             }
             false
         });

@@ -71,11 +71,18 @@ pub(crate) struct Match {
     pub(crate) held: Vec<Claim>,
     /// The held presses could not be explained by the last reading.
     pub(crate) reconcile_failed: bool,
+    /// What the last failed reconciliation saw (the diff and the number of held presses), or
+    /// `None` once it was ambiguous: more presses never tell apart two orders of the same
+    /// stones, so the search is not run again until the position is restored.
+    pub(crate) unexplained: Option<Option<(crate::interpret::Diff, usize)>>,
     /// The number of the last move when it is a recorded double move (advised, not voided):
     /// lifting its stone withdraws it at once.
     pub(crate) double_move: Option<u32>,
     /// Points unreadable when the game started: what they first read is a leftover, never a move.
     pub(crate) unread_at_start: BTreeSet<usize>,
+    /// Stones first read after the start at points unread then, before any move: leftovers,
+    /// unless a press the board did not explain claims one as its move (the reconciliation decides).
+    pub(crate) late_found: BTreeSet<usize>,
     /// The open `board_unavailable` device alert's id.
     pub(crate) board_alert: Option<String>,
     /// The pending press's pass deadline counts from here when later than the press
@@ -143,9 +150,11 @@ impl Match {
             claims: Vec::new(),
             held: Vec::new(),
             reconcile_failed: false,
+            unexplained: None,
             board_alert: None,
             double_move: None,
             unread_at_start: BTreeSet::new(),
+            late_found: BTreeSet::new(),
             pending_wait_from: None,
             press_turn: first,
             void_pending: None,

@@ -53,6 +53,8 @@ impl Referee {
         m.placed_at = at;
         m.pending_caps = m.last_captures();
         m.deadline_pass = None;
+        // Stones found late at the start were leftovers if the first move did not claim them.
+        m.late_found.clear();
         let ended = m.game.state() == GameState::Counting;
         self.emit(EventKind::MovePlayed {
             number,

@@ -93,6 +93,14 @@ impl Referee {
             // The press belongs to the advised forbidden or ko stone: one act, one alert.
             return;
         }
+        if self.late_stone_of(claim.color) {
+            // A bare press while a stone the board saw only after the start may be its move:
+            // the one explanation decides, never a guess (referee-notes.md point 7).
+            let previous = self.game.as_mut().and_then(|m| m.pending_press.take());
+            self.hold_and_explain(previous.into_iter().chain([claim]).collect());
+            return;
+        }
+        let Some(m) = self.game.as_mut() else { return };
         if let Some(previous) = m.pending_press.take() {
             let wait = m.pending_wait_from.take();
             if !self.pass_proven(&previous, wait) {
@@ -117,13 +125,15 @@ impl Referee {
         let number = m.move_count();
         let placed_at = m.placed_at;
         let is_pass = m.game.moves().last().is_some_and(|l| l.mv == Move::Pass);
+        // Readings of the board's port may lag the clock's by up to the skew (point 8).
+        let skew = self.config.port_skew_ms;
         let missed: Vec<(usize, Color)> = m
             .last_captures()
             .into_iter()
             .filter(|&(p, c)| {
                 (self.physical[p] == go::reading_of(c)
                     && self.debouncer.raw()[p] == go::reading_of(c))
-                    || self.changed_at[p] > claim.at
+                    || self.changed_at[p] > claim.at.plus_ms(skew)
             })
             .collect();
         let c = claim.color;
@@ -143,7 +153,7 @@ impl Referee {
             )];
             // One act, one alert: not also a premature press (digest).
             self.raise(InfractionKind::MissedCapture, c, number, points, evidence);
-        } else if !is_pass && placed_at >= claim.at {
+        } else if !is_pass && placed_at >= claim.at.plus_ms(skew) {
             let evidence = vec![
                 (claim.at, format!("{c} pressed the clock")),
                 (
@@ -196,7 +206,7 @@ impl Referee {
             self.record_pass(press.color, press, true);
         } else {
             // Nothing seen answered the press, but the board could not see all along: ask.
-            self.hold(vec![press]);
+            self.hold_and_explain(vec![press]);
         }
         self.refresh_guidance();
         self.emit(EventKind::StateChanged);

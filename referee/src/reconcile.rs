@@ -35,7 +35,11 @@ struct Search<'a> {
     /// Points whose reading is explained already (known deviations, captures pending).
     tolerated: &'a BTreeMap<usize, Reading>,
     presses: &'a [Claim],
+    /// Stones a press may play: the new ones first (each must be explained), then the
+    /// stones found late at the start (leftovers unless a press claims them).
     added: &'a [(usize, Color)],
+    /// How many of `added` are new stones that must be explained.
+    required: usize,
     budget: u32,
     found: Vec<Vec<Step>>,
 }
@@ -57,40 +61,44 @@ impl Search<'_> {
         }
         let after_pass = game.moves().last().is_some_and(|l| l.mv == Move::Pass);
         // Two passes end the game: never guessed (referee-notes.md point 7).
-        if !after_pass && game.play(c, Move::Pass).is_ok() {
+        // A copy per step: `Game::undo` replays the whole game.
+        let mut next = game.clone();
+        if !after_pass && next.play(c, Move::Pass).is_ok() {
             path.push(Step::Pass(c, press));
-            self.run(game, i + 1, used, path);
+            self.run(&mut next, i + 1, used, path);
             path.pop();
-            game.undo();
         }
         for k in 0..self.added.len() {
             let (p, color) = self.added[k];
-            if used[k] || color != c || game.play(c, Move::Play(go::point(p))).is_err() {
+            if used[k] || color != c {
+                continue;
+            }
+            let mut next = game.clone();
+            if next.play(c, Move::Play(go::point(p))).is_err() {
                 continue;
             }
             used[k] = true;
             path.push(Step::Play(c, p, press));
-            self.run(game, i + 1, used, path);
+            self.run(&mut next, i + 1, used, path);
             path.pop();
             used[k] = false;
-            game.undo();
         }
     }
 
     /// Every press explained: the board must match, possibly with one stone placed since.
     fn finish(&mut self, game: &mut Game, used: &[bool], path: &[Step]) {
-        let left: Vec<usize> = (0..self.added.len()).filter(|&k| !used[k]).collect();
+        let left: Vec<usize> = (0..self.required).filter(|&k| !used[k]).collect();
         match left.as_slice() {
             [] if self.matches(game) => self.found.push(path.to_vec()),
             &[k] => {
                 let (p, c) = self.added[k];
-                if c == game.to_move() && game.play(c, Move::Play(go::point(p))).is_ok() {
-                    if self.matches(game) {
-                        let mut found = path.to_vec();
-                        found.push(Step::Trailing(c, p));
-                        self.found.push(found);
-                    }
-                    game.undo();
+                if c == game.to_move()
+                    && game.play(c, Move::Play(go::point(p))).is_ok()
+                    && self.matches(game)
+                {
+                    let mut found = path.to_vec();
+                    found.push(Step::Trailing(c, p));
+                    self.found.push(found);
                 }
             }
             _ => {}
@@ -135,6 +143,14 @@ impl Referee {
             self.drop_held("; the position was restored, the stones are read as they are replayed");
             return;
         }
+        let seen = (diff.clone(), m.held.len());
+        match &m.unexplained {
+            // Ambiguous once, ambiguous for good: the arbiter decides (the message says how).
+            Some(None) => return,
+            // Nothing changed since no sequence explained the board.
+            Some(Some(last)) if *last == seen => return,
+            _ => {}
+        }
         let found = self.explanations(&diff.added);
         match found.as_slice() {
             [steps] if diff.changed.is_empty() => {
@@ -142,13 +158,15 @@ impl Referee {
                 self.accept(&steps);
             }
             _ => {
+                let ambiguous = found.len() > 1;
                 if let Some(m) = self.game.as_mut() {
                     m.reconcile_failed = true;
+                    m.unexplained = Some((!ambiguous).then_some(seen));
                 }
-                let why = if found.is_empty() {
-                    "; no sequence of legal moves explains the board"
-                } else {
+                let why = if ambiguous {
                     "; more than one sequence of moves explains the board"
+                } else {
+                    "; no sequence of legal moves explains the board"
                 };
                 self.update_board_alert(why);
             }
@@ -174,16 +192,30 @@ impl Referee {
             path.push(Step::Complete(*first));
             presses = &presses[1..];
         }
+        let mut candidates = added.to_vec();
+        let required = candidates.len();
+        for &p in &m.late_found {
+            match m.known.get(&p) {
+                Some(&Reading::Black) if self.physical[p] == Reading::Black => {
+                    candidates.push((p, Color::Black));
+                }
+                Some(&Reading::White) if self.physical[p] == Reading::White => {
+                    candidates.push((p, Color::White));
+                }
+                _ => {}
+            }
+        }
         let mut search = Search {
             physical: &self.physical,
             tolerated: &tolerated,
             presses,
-            added,
+            added: &candidates,
+            required,
             budget: SEARCH_BUDGET,
             found: Vec::new(),
         };
         let mut game = m.game.clone();
-        let mut used = vec![false; added.len()];
+        let mut used = vec![false; candidates.len()];
         search.run(&mut game, 0, &mut used, &mut path);
         if search.budget == 0 || search.found.len() >= FOUND_LIMIT {
             // Too many to tell apart: as ambiguous as two.
@@ -203,6 +235,7 @@ impl Referee {
         if let Some(m) = self.game.as_mut() {
             m.held.clear();
             m.reconcile_failed = false;
+            m.unexplained = None;
         }
         let reason = "read when the board could see again: the only sequence of legal moves \
                       that explains the position and the presses";
@@ -230,6 +263,10 @@ impl Referee {
                     ("pass".to_owned(), claim)
                 }
                 Step::Play(color, p, claim) => {
+                    if let Some(m) = self.game.as_mut() {
+                        // A stone found late at the start, claimed as this move: no longer a leftover.
+                        m.known.remove(&p);
+                    }
                     let time = Some((claim.time_left, claim.periods_left));
                     self.record_timed_move(color, Move::Play(go::point(p)), claim.at, false, time);
                     (go::name(p, size), claim)

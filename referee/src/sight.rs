@@ -47,7 +47,37 @@ impl Referee {
     /// (or from `wait_from`, when later) until now.
     pub(crate) fn pass_proven(&self, claim: &Claim, wait_from: Option<Timestamp>) -> bool {
         let start = wait_from.map_or(claim.at, |w| w.max(claim.at));
-        !self.blind && !self.unclean && self.last_blind_at <= start
+        !self.blind
+            && !self.unclean
+            && self.last_blind_at <= start
+            && !self.late_stone_of(claim.color)
+    }
+
+    /// Whether a stone of `color` found only after the start (the board could not see it
+    /// then) may be the presser's first move rather than a leftover.
+    pub(crate) fn late_stone_of(&self, color: goban_rules::Color) -> bool {
+        let Some(m) = self.game.as_ref() else {
+            return false;
+        };
+        let reading = go::reading_of(color);
+        m.late_found
+            .iter()
+            .any(|&p| self.physical[p] == reading && m.known.get(&p) == Some(&reading))
+    }
+
+    /// Holds presses and tries at once to explain them; asks the arbiter only when that fails.
+    pub(crate) fn hold_and_explain(&mut self, claims: Vec<Claim>) {
+        let Some(m) = self.game.as_mut() else { return };
+        m.held.extend(claims.into_iter().filter(|c| c.switched));
+        m.held.sort_by_key(|c| c.at);
+        self.reconcile();
+        let unexplained = self
+            .game
+            .as_ref()
+            .is_some_and(|m| !m.held.is_empty() && m.board_alert.is_none());
+        if unexplained {
+            self.update_board_alert("");
+        }
     }
 
     /// Whether presses must be held rather than read now.
@@ -188,6 +218,8 @@ impl Referee {
     /// Ends the held presses of a game that ended or is replaced.
     pub(crate) fn drop_held(&mut self, why: &str) {
         let Some(m) = self.game.as_mut() else { return };
+        m.reconcile_failed = false;
+        m.unexplained = None;
         if m.held.is_empty() {
             return;
         }

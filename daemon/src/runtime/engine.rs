@@ -53,6 +53,7 @@ pub(crate) fn referee_config(board: &BoardConfig, defaults: &RefereeDefaults) ->
         board: board.id.as_str().to_owned(),
         size: board.size.get(),
         settle_ms: board.settle_time(defaults).as_ms(),
+        port_skew_ms: defaults.port_skew.as_ms(),
         auto_sanction: auto,
         black_button: match board.black_button {
             ButtonSide::L => goban_referee::Button::L,

@@ -59,6 +59,13 @@ impl Referee {
             m.void_pending = None;
             m.pending_press.take()
         });
+        let skew = self.config.port_skew_ms;
+        if let Some(press) = press.filter(|p| at < p.at.plus_ms(skew)) {
+            // Read after the press, but within the ports' skew: placed before it (point 8).
+            let time = Some((press.time_left, press.periods_left));
+            self.record_timed_move(s, Move::Play(go::point(x)), at, false, time);
+            return;
+        }
         self.record_move(s, Move::Play(go::point(x)), at, press.is_none());
         if let Some(press) = press {
             // The press came before the stone: CN2002 17.4 (the digest's ambiguity decided by this stone).

@@ -34,6 +34,9 @@ pub(crate) struct Wiring {
     /// v1.1 SYNC: inputs carry the host time at which they happened on the device (device
     /// `ms` mapped through the SYNC echoes) and are delivered in that order.
     pub(crate) sync: bool,
+    /// The referee's `port_skew_ms` as an operator would set it for v1 devices on a lagging
+    /// port (`[referee] port_skew`); `None`: the default.
+    pub(crate) port_skew_ms: Option<u64>,
 }
 
 /// What happens at the table at a given time.
@@ -120,10 +123,12 @@ fn reading(state: PointState) -> Reading {
 impl Hall {
     /// A 19x19 table with both devices unplugged and no game.
     pub(crate) fn new(wiring: Wiring) -> Self {
+        let defaults = RefereeConfig::default();
         let config = RefereeConfig {
             size: 19,
             clock_tick_ms: 0,
-            ..RefereeConfig::default()
+            port_skew_ms: wiring.port_skew_ms.unwrap_or(defaults.port_skew_ms),
+            ..defaults
         };
         let identity = BoardIdentity {
             firmware: Text::new("stress-1").expect("text"),

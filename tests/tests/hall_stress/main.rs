@@ -273,7 +273,10 @@ fn hall_stress_meets_the_targets_or_is_listed_as_known_failing() {
         }
         // A SYNC scenario plays the same games and seeds as its v1 twin.
         let twin = scn.name.replace(", SYNC", "");
-        let i = all.iter().position(|s| s.name == twin).unwrap_or(0);
+        let i = all
+            .iter()
+            .position(|s| s.name == twin || s.name.starts_with(&format!("{twin}, window")))
+            .unwrap_or(0);
         rows.push((scn.name.clone(), run_scenario(i, scn, &even, &handicap)));
     }
     let report = format!(

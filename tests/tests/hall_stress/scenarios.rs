@@ -245,13 +245,24 @@ fn correction_scenarios() -> Vec<Scenario> {
 fn skew_scenarios() -> Vec<Scenario> {
     let mut out = Vec::new();
     for sync in [false, true] {
-        for skew_ms in [-250, -100, 100, 150, 200, 250] {
+        for skew_ms in [-250_i64, -100, 100, 150, 200, 250] {
+            // v1 devices on a port lagging more than the default window: the operator sets
+            // `[referee] port_skew` to the lag plus the default (docs/referee.md "Skew").
+            let window = (!sync && skew_ms > 50).then(|| skew_ms.unsigned_abs() + 50);
             let name = format!(
                 "skew board {skew_ms:+} ms{}",
-                if sync { ", SYNC" } else { "" }
+                match window {
+                    _ if sync => ", SYNC".to_owned(),
+                    Some(w) => format!(", window {w} ms"),
+                    None => String::new(),
+                }
             );
             out.push(scenario(&name, move |_, _| Plan {
-                wiring: Wiring { skew_ms, sync },
+                wiring: Wiring {
+                    skew_ms,
+                    sync,
+                    port_skew_ms: window,
+                },
                 ..plan(HumanProfile {
                     instant_reply_chance: 0.2,
                     ..demo()
