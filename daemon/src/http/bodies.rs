@@ -4,6 +4,7 @@
 //! body into the referee's typed `ArbiterCommand`.
 
 mod convert;
+mod seki;
 #[cfg(test)]
 mod tests;
 
@@ -21,6 +22,8 @@ use utoipa::ToSchema;
 use super::App;
 use super::error::{ApiError, JsonPosition};
 use super::grammar;
+
+pub(crate) use seki::{SekiAction, SekiBody};
 
 /// A player's colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
