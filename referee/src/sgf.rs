@@ -68,7 +68,15 @@ impl Referee {
                     .infractions
                     .iter()
                     .filter(|i| i.move_number == record.number)
-                    .map(|i| format!("{} ({}) by {}: {}", i.kind, i.article, i.player, i.status))
+                    .map(|i| {
+                        // A warning in effect names its article, automatic or ruled (CN2002 24).
+                        let warned = i.sanction_applied && i.kind.sanction_warns(m.ruleset);
+                        let warning = if warned { ", warning (art. 24)" } else { "" };
+                        format!(
+                            "{} ({}) by {}: {}{warning}",
+                            i.kind, i.article, i.player, i.status
+                        )
+                    })
                     .collect();
                 lines.extend(audit_lines(m, record.number));
                 MoveAnnotation {

@@ -205,7 +205,14 @@ fn a_warning_ruling_names_its_article_in_the_trail() {
         "{entry:?}"
     );
     let sgf = t.referee.sgf();
-    assert!(sgf.contains("(art. 24)"), "{sgf}");
+    assert!(
+        sgf.contains("premature_press (CN2002 17.4) by white: sanctioned, warning (art. 24)"),
+        "{sgf}"
+    );
+    assert!(
+        sgf.contains("warning to White, 1 in all (art. 24)"),
+        "{sgf}"
+    );
 }
 
 #[test]
