@@ -257,3 +257,37 @@ fn a_minute_used_is_called_in_english_and_chinese() {
         "{calls:?}"
     );
 }
+
+#[test]
+fn free_handicap_stones_read_off_the_board_are_the_sgf_setup() {
+    let mut t = Table::new(RefereeConfig {
+        size: 9,
+        ..RefereeConfig::default()
+    });
+    t.arbiter(ArbiterCommand::StartGame(GameSetup {
+        handicap: Some(3),
+        free_handicap: Some(true),
+        ..GameSetup::default()
+    }));
+    for p in ["C3", "G7", "E5"] {
+        t.put(p, B);
+        t.wait(800);
+    }
+    t.wait(3_000);
+    let sgf = t.referee.sgf();
+    assert!(sgf.contains("HA[3]"), "{sgf}");
+    // Added stones (AB), not moves: C3 = cg, E5 = ee, G7 = gc in SGF letters.
+    let setup = &sgf[sgf.find("AB").expect("AB")..];
+    let setup = &setup[..setup.find("PL").unwrap_or(setup.len())];
+    for point in ["[cg]", "[ee]", "[gc]"] {
+        assert!(setup.contains(point), "{sgf}");
+    }
+    assert!(
+        sgf.contains("PL[W]"),
+        "White moves first after a handicap: {sgf}"
+    );
+    assert!(
+        sgf.contains("free placement"),
+        "the start's audit names the placement: {sgf}"
+    );
+}
