@@ -349,6 +349,11 @@ async fn counting_rulings_reach_the_streams_the_result_and_the_sgf() {
     )
     .await;
     assert_eq!(status, 200, "{state}");
+    assert_eq!(
+        state["seki"],
+        json!([{"point": stone, "ruling": "in_seki"}]),
+        "{state}"
+    );
     let (status, _) = arbiter(
         &daemon,
         "seki",

@@ -5,7 +5,7 @@ use goban_rules::Color;
 use crate::go;
 use crate::match_state::Match;
 use crate::referee::Referee;
-use crate::state::{BoardState, PerColor, Phase, SCHEMA_VERSION};
+use crate::state::{BoardState, PerColor, Phase, SCHEMA_VERSION, SekiMark};
 
 impl Referee {
     /// The board's full state, as GET /boards/{board} and MQTT `state` publish it.
@@ -38,6 +38,7 @@ impl Referee {
             result_unit: self.config.ruleset.score_unit(),
             count: None,
             dead_stones: Vec::new(),
+            seki: Vec::new(),
             physical,
             guidance: self.guidance.clone(),
             audit: Vec::new(),
@@ -77,6 +78,14 @@ impl Referee {
             _ => Vec::new(),
         };
         state.dead_stones = dead.into_iter().map(|i| go::name(i, self.size)).collect();
+        state.seki = m
+            .seki
+            .iter()
+            .map(|(p, ruling)| SekiMark {
+                point: go::name(p.index(), self.size),
+                ruling,
+            })
+            .collect();
         state.audit.clone_from(&m.audit);
         state.black.clone_from(&m.black);
         state.white.clone_from(&m.white);

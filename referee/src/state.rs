@@ -1,6 +1,6 @@
 //! The board-state snapshot, field for field the JSON of api.md ("Board state"), plus guidance.
 
-use goban_rules::score::Score;
+use goban_rules::score::{Score, SekiRuling};
 use goban_rules::{Color, Ruleset, ScoreUnit};
 use serde::{Deserialize, Serialize};
 
@@ -173,6 +173,9 @@ pub struct BoardState {
     pub count: Option<Score>,
     /// Points counted dead: marked while counting, kept in the final state.
     pub dead_stones: Vec<String>,
+    /// The arbiter's seki rulings of the count (CN2002 21.2), by the point that named each group.
+    #[serde(default)]
+    pub seki: Vec<SekiMark>,
     /// The physical position after debouncing (same encoding as `position`).
     pub physical: String,
     /// What to change on the board to restore the game position (the LED list).
@@ -188,6 +191,15 @@ pub struct BoardState {
 
 /// Schema version of the live `state` message (MQTT/SSE): the state without `moves`, with `last_move`.
 pub const LIVE_SCHEMA_VERSION: u8 = 2;
+
+/// One seki ruling as the state shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SekiMark {
+    /// The stone that named the group ("D4").
+    pub point: String,
+    /// In seki or not.
+    pub ruling: SekiRuling,
+}
 
 /// States written before `result_unit` existed were CN2002's (the default ruleset).
 fn stones() -> ScoreUnit {
@@ -257,6 +269,8 @@ pub struct LiveState<'a> {
     pub count: Option<&'a Score>,
     /// Points counted dead.
     pub dead_stones: &'a [String],
+    /// The arbiter's seki rulings.
+    pub seki: &'a [SekiMark],
     /// Every arbiter action of the game (who, when, what, note).
     pub audit: &'a [crate::audit::AuditEntry],
     /// The physical position after debouncing.
@@ -306,6 +320,7 @@ impl BoardState {
             result_unit: self.result_unit,
             count: self.count.as_ref(),
             dead_stones: &self.dead_stones,
+            seki: &self.seki,
             audit: &self.audit,
             physical: &self.physical,
             guidance: &self.guidance,

@@ -119,7 +119,13 @@ fn a_seki_ruling_changes_the_jk_count_and_is_refused_outside_counting() {
         },
         "both sides agreed",
     ));
-    let after = t.referee.state().count.unwrap();
+    let state = t.referee.state();
+    assert_eq!(state.seki.len(), 1);
+    assert_eq!(
+        (state.seki[0].point.as_str(), state.seki[0].ruling),
+        ("D5", SekiRuling::InSeki)
+    );
+    let after = state.count.unwrap();
     assert_eq!(before.black.territory, 27);
     assert_eq!(after.black.territory, 0);
     assert_eq!(after.seki_points, 27);
@@ -133,6 +139,7 @@ fn a_seki_ruling_changes_the_jk_count_and_is_refused_outside_counting() {
         ruling: None,
     });
     assert_eq!(t.referee.state().count.unwrap(), before);
+    assert!(t.referee.state().seki.is_empty());
     // A dead stone is in no seki; an empty point names no group.
     for point in ["B5", "E5"] {
         let refused = t.try_send(Input::Arbiter(ArbiterCommand::MarkSeki {

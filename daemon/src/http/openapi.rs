@@ -17,7 +17,7 @@ use super::error::{PROBLEM_JSON, Problem};
 use super::routes::{arbiter, archive, boards, games};
 use super::schema::{
     AuditEntry, AuditList, BoardHealth, BoardList, BoardState, Count, Evidence, GameList, Health,
-    Infraction, MoveRecord, SideCount, SseEvent,
+    Infraction, MoveRecord, SekiMark, SideCount, SseEvent,
 };
 use super::{metrics, sse};
 
@@ -62,7 +62,7 @@ use super::{metrics, sse};
         BoardState, MoveRecord, Infraction, BoardList, GameList, Health, BoardHealth, Problem, SseEvent,
         StartGameBody, RulingBody, RulingAction, ClockBody, DeadStonesBody, ResultBody, Color, Ruleset, KoRule,
         NoteBody, LateStartBody, ResumePlayBody, Evidence, AuditEntry, AuditList, SekiBody, SekiAction,
-        Count, SideCount,
+        Count, SideCount, SekiMark,
     )),
     modifiers(&ArbiterAuth, &ProblemResponses),
     tags(

@@ -98,6 +98,17 @@ pub(crate) struct Infraction {
     ruled_by: Option<String>,
 }
 
+/// One seki ruling of the count.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct SekiMark {
+    /// The stone that named the group.
+    #[schema(example = "D4")]
+    point: String,
+    /// `in_seki` or `not_in_seki`.
+    #[schema(example = "in_seki")]
+    ruling: String,
+}
+
 /// One side's count (`count.black`, `count.white`).
 #[derive(Serialize, ToSchema)]
 pub(crate) struct SideCount {
@@ -251,6 +262,8 @@ pub(crate) struct BoardState {
     count: Option<Count>,
     /// Stones counted dead ("D4"): while counting, and kept in the final state.
     dead_stones: Vec<String>,
+    /// The arbiter's seki rulings (`POST /seki`), by the stone that named each group.
+    seki: Vec<SekiMark>,
     /// Every arbiter action of the game, oldest first.
     audit: Vec<AuditEntry>,
 }
