@@ -317,7 +317,7 @@ pub(crate) struct Health {
 /// One Server-Sent Event of the event streams, as an SSE parser yields it.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct SseEvent {
-    /// The topic (`state`, `moves`, `infractions`, `clock`, `device`), or `error`
+    /// The topic (`state`, `moves`, `infractions`, `clock`, `device`, `audit`), or `error`
     /// when the stream cannot go on (then it closes).
     #[schema(example = "state")]
     event: Option<String>,
