@@ -106,7 +106,7 @@ pub(crate) enum KoRule {
     Situational,
 }
 
-/// An arbiter's decision on an alert (docs/referee.md "Rulings").
+/// An arbiter's decision on an alert (docs/referee.md "For the arbiter").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum RulingAction {
