@@ -29,6 +29,8 @@ pub enum Topic {
     Clock,
     /// `<prefix>/boards/<board>/device`, retained, QoS 1.
     Device,
+    /// `<prefix>/boards/<board>/audit`, QoS 1: one `arbiter_action` per arbiter action.
+    Audit,
 }
 
 impl Topic {
@@ -40,6 +42,7 @@ impl Topic {
             Self::Infractions => "infractions",
             Self::Clock => "clock",
             Self::Device => "device",
+            Self::Audit => "audit",
         }
     }
 
@@ -51,6 +54,7 @@ impl Topic {
             "infractions" => Self::Infractions,
             "clock" => Self::Clock,
             "device" => Self::Device,
+            "audit" => Self::Audit,
             _ => return None,
         })
     }

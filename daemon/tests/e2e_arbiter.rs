@@ -1,5 +1,6 @@
 //! The arbiter's tools through the real binary: void and restore, seal, late start, the 21.4
-//! dispute, free handicap, guarded game starts and results, and the audit trail of it all.
+//! dispute, free handicap, guarded game starts and results, seki and the count, and the audit
+//! trail of it all on REST, SSE, MQTT and in the SGF.
 
 #[path = "support/harness/mod.rs"]
 mod harness;
@@ -9,6 +10,8 @@ use std::time::Duration;
 use harness::daemon::{BOARD, Daemon, Setup, TOKEN};
 use harness::device::Device;
 use harness::game::{OPENING, play, point_name};
+use harness::mqtt::Subscriber;
+use harness::sse::SseClient;
 use harness::wait_for;
 use serde_json::{Value, json};
 
@@ -283,4 +286,148 @@ async fn free_handicap_stones_are_read_off_the_board() {
             .contains("2 handicap stones (free"),
         "{start}"
     );
+}
+
+/// The `data` of every SSE event named `event`.
+fn sse_data(sse: &SseClient, event: &str) -> Vec<Value> {
+    sse.events()
+        .into_iter()
+        .filter(|e| e.event == event)
+        .map(|e| e.data)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn counting_rulings_reach_the_streams_the_result_and_the_sgf() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (board, clock) = (Device::board(9), Device::clock());
+    let setup = Setup::new(dir.path(), board.path(), clock.path(), BROKER);
+    let mqtt = Subscriber::start(
+        BROKER,
+        &format!("{}-audit", setup.prefix),
+        &format!("{}/boards/{BOARD}/audit", setup.prefix),
+        false,
+    )
+    .await;
+    let daemon = Daemon::start(&setup, 1).await;
+    daemon
+        .wait_state("the autostarted game", |s| s["phase"] == "playing")
+        .await;
+    let sse = SseClient::open(&format!("{}/boards/{BOARD}/events", daemon.base()), None).await;
+    for &mv in &OPENING[..4] {
+        play(&daemon, &board, &clock, mv).await;
+    }
+    clock.press('L');
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    clock.press('R');
+    let state = daemon
+        .wait_state("counting after two passes", |s| s["phase"] == "counting")
+        .await;
+    assert_eq!(state["result_unit"], "stones", "cn2002 counts in stones");
+    assert!(state["count"]["black"]["stones"].is_u64(), "{state}");
+    assert_eq!(state["count"]["komi"], 3.75, "{state}");
+    // A stone of the game position, whatever the start-up reading made of the first move.
+    let stone = state["moves"]
+        .as_array()
+        .and_then(|m| m.iter().rev().find(|m| m["point"] != "pass"))
+        .and_then(|m| m["point"].as_str())
+        .expect("a stone on the board")
+        .to_owned();
+
+    for (body, status) in [
+        (json!({"points": [], "ruling": "in_seki"}), 400),
+        (json!({"points": [stone], "ruling": "maybe"}), 400),
+        (json!({"points": ["Z9"], "ruling": "in_seki"}), 400),
+    ] {
+        let (got, answer) = arbiter(&daemon, "seki", body.clone()).await;
+        assert_eq!(got, status, "{body}: {answer}");
+    }
+    let (status, state) = arbiter(
+        &daemon,
+        "seki",
+        json!({"points": [stone], "ruling": "in_seki", "note": "both players agree"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(
+        state["seki"],
+        json!([{"point": stone, "ruling": "in_seki"}]),
+        "{state}"
+    );
+    let (status, _) = arbiter(
+        &daemon,
+        "seki",
+        json!({"points": [stone], "ruling": "clear"}),
+    )
+    .await;
+    assert_eq!(status, 200);
+    let (status, state) = arbiter(
+        &daemon,
+        "dead-stones",
+        json!({"points": [stone], "dead": true, "note": "agreed dead"}),
+    )
+    .await;
+    assert_eq!(status, 200, "{state}");
+    let (status, answer) = arbiter(
+        &daemon,
+        "seki",
+        json!({"points": [stone], "ruling": "in_seki"}),
+    )
+    .await;
+    assert_eq!(status, 409, "a dead stone is in no seki: {answer}");
+    let proposed = state["proposed_result"].clone();
+    let (status, state) = arbiter(&daemon, "confirm-result", json!({})).await;
+    assert_eq!(status, 200, "{state}");
+    assert_eq!(state["phase"], "finished");
+    assert_eq!(state["result"], proposed, "the count is the result");
+    assert_eq!(
+        state["dead_stones"],
+        json!([stone]),
+        "kept in the final state"
+    );
+    assert!(state["count"]["result"].is_string(), "{state}");
+    let (status, _) = arbiter(&daemon, "confirm-result", json!({})).await;
+    assert_eq!(status, 409, "nothing left to confirm");
+
+    let actions = ["mark_seki", "mark_seki", "mark_dead", "confirm_result"];
+    let on_sse = wait_for("the audit on SSE", Duration::from_secs(10), || {
+        let got: Vec<Value> = sse_data(&sse, "audit");
+        async move { (got.len() >= actions.len()).then_some(got) }
+    })
+    .await;
+    let named: Vec<&str> = on_sse
+        .iter()
+        .filter_map(|d| d["entry"]["action"].as_str())
+        .collect();
+    assert_eq!(named, actions, "{on_sse:?}");
+    assert_eq!(on_sse[0]["event"], "arbiter_action");
+    assert_eq!(on_sse[0]["entry"]["by"], "arbiter#1");
+    assert_eq!(on_sse[0]["entry"]["note"], "both players agree");
+    // The subscriber was there before the daemon: it also has the game's start.
+    let on_mqtt = mqtt.wait_count("/audit", 1 + actions.len()).await;
+    let named: Vec<String> = on_mqtt
+        .iter()
+        .filter_map(|m| m.json()["entry"]["action"].as_str().map(str::to_owned))
+        .collect();
+    assert_eq!(named[0], "start_game");
+    assert_eq!(named[1..], actions);
+    assert!(on_mqtt.iter().all(|m| !m.retain));
+
+    let http = reqwest::Client::builder()
+        .no_proxy()
+        .build()
+        .expect("client");
+    let sgf = http
+        .get(format!("{}/boards/{BOARD}/sgf", daemon.base()))
+        .send()
+        .await
+        .expect("GET sgf")
+        .text()
+        .await
+        .expect("sgf text");
+    assert!(sgf.contains("ruled in seki: "), "{sgf}");
+    assert!(sgf.contains("Note: agreed dead"), "{sgf}");
+    // On the node where they happened: the two passes' last one (TB/TW: referee unit tests).
+    let last = &sgf[sgf.rfind("\n;").expect("moves")..];
+    assert!(last.contains("counted result confirmed"), "{sgf}");
 }

@@ -54,6 +54,7 @@ impl Referee {
                 self.resume()
             }
             ArbiterCommand::MarkDead { points, dead } => self.handle_mark_dead(&points, dead),
+            ArbiterCommand::MarkSeki { points, ruling } => self.handle_mark_seki(&points, ruling),
             ArbiterCommand::ConfirmResult => self.confirm_result(),
             ArbiterCommand::ResumePlay { first } => self.resume_play(first),
             ArbiterCommand::SetResult { result, force } => {

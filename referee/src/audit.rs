@@ -1,11 +1,15 @@
 //! The audit trail: every arbiter action of a game, with who, when, what in words and the note.
 
 use goban_rules::Color;
+use goban_rules::score::SekiRuling;
 use serde::{Deserialize, Serialize};
 
 use crate::event::EventKind;
+use crate::infraction::InfractionId;
 use crate::input::{ArbiterAct, ArbiterCommand, RulingAction};
+use crate::match_state::Match;
 use crate::referee::Referee;
+use crate::state::PerColor;
 
 /// One arbiter action as the record keeps it (state `audit`, `GET /boards/{b}/audit`, SGF comments).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -97,6 +101,14 @@ pub(crate) fn describe(command: &ArbiterCommand) -> String {
             let how = if *dead { "dead" } else { "alive" };
             format!("marked {how}: {}", points.join(" "))
         }
+        ArbiterCommand::MarkSeki { points, ruling } => {
+            let how = match ruling {
+                Some(SekiRuling::InSeki) => "ruled in seki",
+                Some(SekiRuling::NotInSeki) => "ruled not in seki",
+                None => "seki ruling withdrawn",
+            };
+            format!("{how}: {} (CN2002 21.2)", points.join(" "))
+        }
         ArbiterCommand::ConfirmResult => "counted result confirmed".into(),
         ArbiterCommand::ResumePlay { first } => format!(
             "dead stones disputed: play resumes, {} first (CN2002 21.4)",
@@ -108,16 +120,53 @@ pub(crate) fn describe(command: &ArbiterCommand) -> String {
     }
 }
 
+/// What a ruling was about and what it did: the alert's kind, player and article, and a
+/// warning given or taken back with its article (CN2002 art. 24).
+fn ruling_words(m: &Match, id: &InfractionId, before: PerColor) -> String {
+    let Some(alert) = m.infractions.iter().find(|i| &i.id == id) else {
+        return String::new();
+    };
+    let mut words = format!(
+        ": {} by {} ({})",
+        alert.kind,
+        color_word(alert.player),
+        alert.article
+    );
+    for color in [Color::Black, Color::White] {
+        let (was, now) = (before.of(color), m.warnings.of(color));
+        if now > was {
+            words.push_str(&format!(
+                "; warning to {}, {now} in all (art. 24)",
+                color_word(color)
+            ));
+        } else if now < was {
+            words.push_str(&format!(
+                "; warning to {} withdrawn, {now} in all (art. 24)",
+                color_word(color)
+            ));
+        }
+    }
+    words
+}
+
 impl Referee {
     /// Applies a signed arbiter command; refused commands change nothing and leave no entry.
     pub(crate) fn handle_act(&mut self, act: ArbiterAct) -> Result<(), crate::RefereeError> {
-        let what = describe(&act.command);
+        let mut what = describe(&act.command);
         let action = act.command.name();
+        let ruled = match &act.command {
+            ArbiterCommand::Ruling { id, .. } => Some(id.clone()),
+            _ => None,
+        };
+        let warnings_before = self.game.as_ref().map(|m| m.warnings);
         self.handle_arbiter(act.command, &act.by)?;
         let now = self.now.to_rfc3339();
         let Some(m) = self.game.as_mut() else {
             return Ok(());
         };
+        if let Some(id) = ruled {
+            what.push_str(&ruling_words(m, &id, warnings_before.unwrap_or_default()));
+        }
         let entry = AuditEntry {
             number: u32::try_from(m.audit.len() + 1).unwrap_or(u32::MAX),
             at: now,

@@ -1,5 +1,6 @@
 //! The counting phase: stones taken off are proposed dead, the arbiter marks or unmarks groups, the rules core scores (CN2002 8, 9, 21, 24).
 
+use goban_rules::score::SekiRuling;
 use goban_rules::{GameResult, Point};
 
 use crate::error::RefereeError;
@@ -25,15 +26,15 @@ impl Referee {
             .collect()
     }
 
-    /// Recomputes the proposed result during counting.
+    /// Recomputes the proposed result (and its count) during counting.
     pub(crate) fn update_counting(&mut self) {
         let dead: Vec<Point> = self.dead_points().into_iter().map(go::point).collect();
         let Some(m) = self.game.as_mut() else { return };
         if m.phase != Phase::Counting {
             return;
         }
-        let proposed =
-            crate::scoring::score(&m.game, &dead, m.warnings).map(|r| r.to_rules_string());
+        m.count = crate::scoring::score(&m.game, &dead, m.warnings, &m.seki);
+        let proposed = m.count.map(|s| s.result.to_rules_string());
         if proposed != m.proposed {
             m.proposed.clone_from(&proposed);
             if let Some(result) = proposed {
@@ -43,6 +44,44 @@ impl Referee {
                 });
             }
         }
+    }
+
+    /// The arbiter rules groups in seki or not, or withdraws a ruling (CN2002 21.2; JK counts it).
+    pub(crate) fn handle_mark_seki(
+        &mut self,
+        points: &[String],
+        ruling: Option<SekiRuling>,
+    ) -> Result<(), RefereeError> {
+        let size = self.size;
+        let dead = self.dead_points();
+        let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+        if m.phase != Phase::Counting {
+            return Err(RefereeError::WrongPhase("seki is ruled while counting"));
+        }
+        let mut parsed = Vec::new();
+        for text in points {
+            let p =
+                Point::parse_human(text, size).map_err(|_| RefereeError::BadPoint(text.clone()))?;
+            // A ruling names a living stone: one counted dead is no group in seki.
+            if m.game.board().get(p).is_none() || dead.contains(&p.index()) {
+                return Err(RefereeError::BadPoint(text.clone()));
+            }
+            parsed.push(p);
+        }
+        for p in parsed {
+            match ruling {
+                Some(r) => m.seki.rule(p, r),
+                None => {
+                    // Withdrawing names any stone of the group: clear every ruled point in it.
+                    for q in m.game.board().chain(p) {
+                        m.seki.clear(q);
+                    }
+                }
+            }
+        }
+        self.update_counting();
+        self.emit(EventKind::StateChanged);
+        Ok(())
     }
 
     /// The arbiter marks (or unmarks) dead the groups of the named stones (CN2002 8, 21.4).
@@ -88,6 +127,8 @@ impl Referee {
         m.game.resume()?;
         m.phase = Phase::Playing;
         m.marks.clear();
+        m.seki = goban_rules::score::SekiMarks::new();
+        m.count = None;
         m.done.clear();
         m.proposed = None;
         m.clock.resume(now);

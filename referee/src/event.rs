@@ -82,8 +82,12 @@ pub enum EventKind {
     ClockCall {
         /// Whose clock.
         color: Color,
-        /// The call, e.g. "30", "1 minute, 3 left", "10".
+        /// The call in English, e.g. "30 seconds", "1 minute used, 3 left", "10".
         call: String,
+        /// The call in Chinese, e.g. "30秒", "还剩3分钟", "10".
+        call_zh: String,
+        /// The call as a code, for clients that word or voice it themselves.
+        code: crate::clock::CallCode,
     },
     /// A flag fell (CN2002 12.4).
     FlagFall {

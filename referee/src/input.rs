@@ -210,6 +210,15 @@ pub enum ArbiterCommand {
         /// `true` marks dead, `false` alive.
         dead: bool,
     },
+    /// Rule the groups of the named stones in seki, or not, during counting (CN2002 21.2;
+    /// under JK the points a group in seki surrounds are not territory).
+    MarkSeki {
+        /// Points in "D4" notation; one stone names its living block.
+        points: Vec<String>,
+        /// The ruling; `None` withdraws an earlier one (the count's own reading decides again).
+        #[serde(default)]
+        ruling: Option<goban_rules::score::SekiRuling>,
+    },
     /// Confirm the counted score as the final result.
     ConfirmResult,
     /// The players dispute dead stones: play resumes, `first` (the side claiming
@@ -257,6 +266,7 @@ impl ArbiterCommand {
             Self::Seal => "seal",
             Self::Unseal => "unseal",
             Self::MarkDead { .. } => "mark_dead",
+            Self::MarkSeki { .. } => "mark_seki",
             Self::ConfirmResult => "confirm_result",
             Self::ResumePlay { .. } => "resume_play",
             Self::SetResult { .. } => "set_result",

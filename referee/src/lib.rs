@@ -51,6 +51,6 @@ pub use input::{
 pub use referee::Referee;
 pub use state::{
     BoardState, DeviceState, Interpretation, LIVE_SCHEMA_VERSION, LastMove, Link, LiveState,
-    MoveRecord, PerColor, Phase, SCHEMA_VERSION,
+    MoveRecord, PerColor, Phase, SCHEMA_VERSION, SekiMark,
 };
 pub use timestamp::Timestamp;

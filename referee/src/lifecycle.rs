@@ -131,9 +131,18 @@ impl Referee {
     /// The game has a final result.
     pub(crate) fn finish_by(&mut self, result: GameResult) {
         let now = self.now;
+        let dead = self.dead_points();
         let Some(m) = self.game.as_mut() else { return };
         if m.result.is_some() {
             return;
+        }
+        if m.phase == Phase::Counting {
+            // The dead stones as counted stay in the final state and the SGF (TB/TW).
+            m.dead_at_end = dead;
+        }
+        // The breakdown stays only beside the result it gives: a result the arbiter set otherwise has none.
+        if m.count.is_some_and(|c| c.result != result) {
+            m.count = None;
         }
         // The state speaks the rules' unit (stones under CN2002); SGF RE converts to points.
         let text = result.to_rules_string();
@@ -205,28 +214,24 @@ impl Referee {
 
     fn on_clock_event(&mut self, event: ClockEvent) {
         let who = event.side();
-        match event {
-            ClockEvent::Call { call, .. } => {
-                self.emit(EventKind::ClockCall {
-                    color: who,
-                    call: call.to_string(),
-                });
-                self.commands.push_back(DeviceCommand::Beep { count: 1 });
-            }
-            ClockEvent::OvertimeStarted { periods, .. } => {
-                self.emit(EventKind::ClockCall {
-                    color: who,
-                    call: format!("overtime, {periods} periods"),
-                });
-            }
-            ClockEvent::PeriodUsed { periods_left, .. } => {
-                // CN2002 12.3: "1 minute, N left".
-                self.emit(EventKind::ClockCall {
-                    color: who,
-                    call: format!("1 period used, {periods_left} left"),
-                });
-            }
-            ClockEvent::FlagFall { at, article, .. } => self.raise_forfeit(who, at, &article),
+        if let ClockEvent::FlagFall { at, article, .. } = &event {
+            self.raise_forfeit(who, *at, article);
+            self.emit_clock();
+            return;
+        }
+        let Some(code) = self.game.as_ref().and_then(|m| m.clock.call_code(&event)) else {
+            return;
+        };
+        // CN2002 12.3: "30秒 … 58秒", "1分, 还剩×分", the last ten seconds; both languages go out.
+        let words = code.announce();
+        self.emit(EventKind::ClockCall {
+            color: who,
+            call: words.english,
+            call_zh: words.chinese,
+            code,
+        });
+        if event.is_call() {
+            self.commands.push_back(DeviceCommand::Beep { count: 1 });
         }
         self.emit_clock();
     }

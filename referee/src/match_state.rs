@@ -2,6 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use goban_rules::score::{Score, SekiMarks};
 use goban_rules::{Color, Game, Ruleset};
 
 use crate::Timestamp;
@@ -114,6 +115,13 @@ pub(crate) struct Match {
     pub(crate) black_button: Button,
     /// Arbiter marks of dead (true) or alive (false) stones, by point (CN2002 8, 21.4).
     pub(crate) marks: BTreeMap<usize, bool>,
+    /// Arbiter rulings on seki during counting (CN2002 21.2; they change the count under JK).
+    pub(crate) seki: SekiMarks,
+    /// The count of the position with the dead stones as marked: the proposal while
+    /// counting, kept at the end when the result is the count's.
+    pub(crate) count: Option<Score>,
+    /// The dead stones when counting ended: the final state and the SGF keep them.
+    pub(crate) dead_at_end: Vec<usize>,
     /// DONE keys pressed, by colour.
     pub(crate) done: BTreeSet<Color>,
     pub(crate) wrong_colour_raised: bool,
@@ -173,6 +181,9 @@ impl Match {
             clock,
             black_button,
             marks: BTreeMap::new(),
+            seki: SekiMarks::new(),
+            count: None,
+            dead_at_end: Vec::new(),
             done: BTreeSet::new(),
             wrong_colour_raised: false,
             next_alert: 0,

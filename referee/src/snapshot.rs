@@ -5,7 +5,7 @@ use goban_rules::Color;
 use crate::go;
 use crate::match_state::Match;
 use crate::referee::Referee;
-use crate::state::{BoardState, PerColor, Phase, SCHEMA_VERSION};
+use crate::state::{BoardState, PerColor, Phase, SCHEMA_VERSION, SekiMark};
 
 impl Referee {
     /// The board's full state, as GET /boards/{board} and MQTT `state` publish it.
@@ -35,7 +35,10 @@ impl Referee {
             phase: Phase::Setup,
             result: None,
             proposed_result: None,
+            result_unit: self.config.ruleset.score_unit(),
+            count: None,
             dead_stones: Vec::new(),
+            seki: Vec::new(),
             physical,
             guidance: self.guidance.clone(),
             audit: Vec::new(),
@@ -67,13 +70,22 @@ impl Referee {
         state.phase = m.phase;
         state.result.clone_from(&m.result);
         state.proposed_result.clone_from(&m.proposed);
-        if m.phase == Phase::Counting {
-            state.dead_stones = self
-                .dead_points()
-                .into_iter()
-                .map(|i| go::name(i, self.size))
-                .collect();
-        }
+        state.result_unit = m.ruleset.score_unit();
+        state.count = m.count;
+        let dead = match m.phase {
+            Phase::Counting => self.dead_points(),
+            Phase::Finished => m.dead_at_end.clone(),
+            _ => Vec::new(),
+        };
+        state.dead_stones = dead.into_iter().map(|i| go::name(i, self.size)).collect();
+        state.seki = m
+            .seki
+            .iter()
+            .map(|(p, ruling)| SekiMark {
+                point: go::name(p.index(), self.size),
+                ruling,
+            })
+            .collect();
         state.audit.clone_from(&m.audit);
         state.black.clone_from(&m.black);
         state.white.clone_from(&m.white);

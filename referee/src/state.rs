@@ -1,6 +1,7 @@
 //! The board-state snapshot, field for field the JSON of api.md ("Board state"), plus guidance.
 
-use goban_rules::{Color, Ruleset};
+use goban_rules::score::{Score, SekiRuling};
+use goban_rules::{Color, Ruleset, ScoreUnit};
 use serde::{Deserialize, Serialize};
 
 use crate::clock::ClockReading;
@@ -158,12 +159,23 @@ pub struct BoardState {
     pub device: DeviceState,
     /// Phase.
     pub phase: Phase,
-    /// Final result in SGF `RE` form, or null.
+    /// Final result in SGF `RE` form, or null; a margin is in `result_unit`.
     pub result: Option<String>,
     /// The counted score proposed during counting, before the arbiter confirms it.
     pub proposed_result: Option<String>,
-    /// Points the arbiter or the players marked dead (counting phase).
+    /// The unit of the margins of `result` and `proposed_result`: `stones` under CN2002 and
+    /// the historical rules (1 stone = 2 points), `points` under JK and Ing.
+    #[serde(default = "stones")]
+    pub result_unit: ScoreUnit,
+    /// The count behind `proposed_result` (counting) or `result` (when the count gave it):
+    /// per side stones, territory, prisoners, and dame, komi, handicap give-back, warnings.
+    #[serde(default)]
+    pub count: Option<Score>,
+    /// Points counted dead: marked while counting, kept in the final state.
     pub dead_stones: Vec<String>,
+    /// The arbiter's seki rulings of the count (CN2002 21.2), by the point that named each group.
+    #[serde(default)]
+    pub seki: Vec<SekiMark>,
     /// The physical position after debouncing (same encoding as `position`).
     pub physical: String,
     /// What to change on the board to restore the game position (the LED list).
@@ -179,6 +191,20 @@ pub struct BoardState {
 
 /// Schema version of the live `state` message (MQTT/SSE): the state without `moves`, with `last_move`.
 pub const LIVE_SCHEMA_VERSION: u8 = 2;
+
+/// One seki ruling as the state shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SekiMark {
+    /// The stone that named the group ("D4").
+    pub point: String,
+    /// In seki or not.
+    pub ruling: SekiRuling,
+}
+
+/// States written before `result_unit` existed were CN2002's (the default ruleset).
+fn stones() -> ScoreUnit {
+    ScoreUnit::Stones
+}
 
 /// The newest move of the live state (api.md "Changes": `last_move`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -237,8 +263,14 @@ pub struct LiveState<'a> {
     pub result: Option<&'a str>,
     /// The counted score proposed during counting.
     pub proposed_result: Option<&'a str>,
-    /// Points marked dead.
+    /// The unit of the result's margin.
+    pub result_unit: ScoreUnit,
+    /// The count behind the (proposed) result.
+    pub count: Option<&'a Score>,
+    /// Points counted dead.
     pub dead_stones: &'a [String],
+    /// The arbiter's seki rulings.
+    pub seki: &'a [SekiMark],
     /// Every arbiter action of the game (who, when, what, note).
     pub audit: &'a [crate::audit::AuditEntry],
     /// The physical position after debouncing.
@@ -285,7 +317,10 @@ impl BoardState {
             phase: self.phase,
             result: self.result.as_deref(),
             proposed_result: self.proposed_result.as_deref(),
+            result_unit: self.result_unit,
+            count: self.count.as_ref(),
             dead_stones: &self.dead_stones,
+            seki: &self.seki,
             audit: &self.audit,
             physical: &self.physical,
             guidance: &self.guidance,

@@ -4,7 +4,7 @@ use goban_rules::Color;
 
 use crate::Timestamp;
 use crate::clock::{
-    Clock, ClockError, ClockEvent, ClockReading, LateStart, Show, TimeControl, Venue,
+    CallCode, Clock, ClockError, ClockEvent, ClockReading, LateStart, Show, TimeControl, Venue,
 };
 use crate::error::RefereeError;
 
@@ -45,6 +45,13 @@ impl Timekeeper {
             .filter(|tc| *tc != TimeControl::None)
             .map(|tc| Clock::new(tc).with_venue(venue));
         Self { clock }
+    }
+
+    /// The spoken form of a clock event (`None` for a flag fall or without a clock).
+    pub(crate) fn call_code(&self, event: &ClockEvent) -> Option<CallCode> {
+        self.clock
+            .as_ref()
+            .and_then(|c| CallCode::of(event, c.time_control()))
     }
 
     /// Starts the first mover's clock.

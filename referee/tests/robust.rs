@@ -70,7 +70,7 @@ fn random_command(rng: &mut SmallRng) -> ArbiterCommand {
     } else {
         Color::White
     };
-    match rng.random_range(0..10) {
+    match rng.random_range(0..11) {
         0 => ArbiterCommand::StartGame(GameSetup {
             time_control: Some("byoyomi-jp:main=10s,periods=2,period=5s".parse().unwrap()),
             ..GameSetup::default()
@@ -102,6 +102,14 @@ fn random_command(rng: &mut SmallRng) -> ArbiterCommand {
         },
         8 => ArbiterCommand::RestoreMove {
             number: rng.random_range(0..5),
+        },
+        9 => ArbiterCommand::MarkSeki {
+            points: vec!["C3".into()],
+            ruling: [
+                Some(goban_rules::score::SekiRuling::InSeki),
+                Some(goban_rules::score::SekiRuling::NotInSeki),
+                None,
+            ][rng.random_range(0..3)],
         },
         _ => ArbiterCommand::LateStart {
             color,

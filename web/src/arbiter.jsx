@@ -66,7 +66,7 @@ function Console({ onLogout }) {
       onEvent: (topic, data) => {
         if (topic === 'infractions' && data.event === 'infraction_raised' && settings.sound) chime();
         if (topic === 'clock' && settings.speech && data.board === settings.speechBoard) {
-          if (data.event === 'clock_call') speak(callWords(data.call, settings.lang), settings.lang);
+          if (data.event === 'clock_call') speak(callWords(data, settings.lang), settings.lang);
           if (data.event === 'flag_fall') speak(flagWords(data.color, settings.lang), settings.lang);
         }
       },

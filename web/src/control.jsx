@@ -1,4 +1,4 @@
-// The arbiter's panel for one board: counting (click groups dead), result, clock, void/restore, a new game.
+// The arbiter's panel for one board: counting (click groups dead or in seki), result, clock, void/restore, a new game.
 import { useState } from 'preact/hooks';
 import { boardPath } from './api.js';
 import { useAction } from './alerts.jsx';
@@ -6,17 +6,41 @@ import { Board } from './board.jsx';
 import { Clocks } from './clock.jsx';
 import { pointOf, signMapOf } from './go.js';
 
-function Counting({ id, state, apply }) {
+/** One side's count in words: "9 stones + 27 territory". */
+function sideWords(side) {
+  if (!side) return '';
+  const parts = [`${side.stones} stones`, `${side.territory} territory`];
+  if (side.prisoners) parts.push(`${side.prisoners} prisoners`);
+  return parts.join(' + ');
+}
+
+function Counting({ id, state, apply, mode, setMode }) {
   const { busy, error, run } = useAction(apply);
   const proposed = state.proposed_result;
+  const count = state.count;
+  const seki = state.seki ?? [];
   return (
     <section class="counting" aria-label="counting">
-      <p>Counting: click a group to mark it dead, again to bring it back.</p>
-      <p class="score" data-score={proposed ?? ''}>score: <strong>{proposed ?? '—'}</strong></p>
-      <button type="button" disabled={busy || !proposed} onClick={() => run(`${boardPath(id)}/result`, { result: proposed })}>
+      <p>Counting: click a group to {mode === 'seki' ? 'rule it in seki, again to withdraw the ruling' : 'mark it dead, again to bring it back'}.</p>
+      <div class="actions" role="group" aria-label="what a click does">
+        <label><input type="radio" name={`mode-${id}`} checked={mode === 'dead'} onChange={() => setMode('dead')} /> dead stones</label>
+        <label><input type="radio" name={`mode-${id}`} checked={mode === 'seki'} onChange={() => setMode('seki')} /> seki (CN2002 21.2)</label>
+      </div>
+      <p class="score" data-score={proposed ?? ''}>score: <strong>{proposed ?? '—'}</strong> {proposed && state.result_unit}</p>
+      {count && (
+        <p class="count" data-unit={count.unit}>
+          Black {sideWords(count.black)} · White {sideWords(count.white)} · dame {count.dame} · komi {count.komi}
+          {count.handicap_giveback ? ` · give-back ${count.handicap_giveback}` : ''}
+          {count.warnings && (count.warnings.black || count.warnings.white) ? ` · warnings ${count.warnings.black}:${count.warnings.white}` : ''}
+          {count.seki_points ? ` · seki ${count.seki_points}` : ''} ({count.unit})
+        </p>
+      )}
+      {seki.length > 0 && <p class="seki">seki rulings: {seki.map((s) => `${s.point} ${s.ruling.replace(/_/g, ' ')}`).join(', ')}</p>}
+      <button type="button" disabled={busy || !proposed} onClick={() => run(`${boardPath(id)}/confirm-result`, {})}>
         confirm result {proposed}
       </button>
-      <button type="button" disabled={busy} onClick={() => run(`${boardPath(id)}/resume-play`, {})}>resume play</button>
+      <button type="button" disabled={busy} onClick={() => run(`${boardPath(id)}/resume-play`, { first: 'black' })}>resume play, Black first</button>
+      <button type="button" disabled={busy} onClick={() => run(`${boardPath(id)}/resume-play`, { first: 'white' })}>resume play, White first</button>
       {error && <p class="error" role="alert">{error}</p>}
     </section>
   );
@@ -110,12 +134,18 @@ export function BoardPanel({ id, state, clockAt, apply, pixels }) {
   const { error, run } = useAction(apply);
   const size = state.size ?? 19;
   const dead = state.dead_stones ?? [];
+  const [mode, setMode] = useState('dead');
   const counting = state.phase === 'counting';
   const onVertexClick = counting
     ? (_, vertex) => {
         const point = pointOf(vertex, size);
         if (state.position?.[vertex[1] * size + vertex[0]] === '.') return;
-        run(`${boardPath(id)}/dead-stones`, { points: [point], dead: !dead.includes(point) });
+        if (mode === 'seki') {
+          const ruled = (state.seki ?? []).some((s) => s.point === point);
+          run(`${boardPath(id)}/seki`, { points: [point], ruling: ruled ? 'clear' : 'in_seki' });
+        } else {
+          run(`${boardPath(id)}/dead-stones`, { points: [point], dead: !dead.includes(point) });
+        }
       }
     : undefined;
   return (
@@ -124,7 +154,7 @@ export function BoardPanel({ id, state, clockAt, apply, pixels }) {
       <Board signMap={signMapOf(state.position, size)} size={size} pixels={pixels} lastPoint={state.last_move?.point}
         dead={dead} onVertexClick={onVertexClick} label={`board ${id}`} />
       {error && <p class="error" role="alert">{error}</p>}
-      {counting && <Counting id={id} state={state} apply={apply} />}
+      {counting && <Counting id={id} state={state} apply={apply} mode={mode} setMode={setMode} />}
       <ClockControl id={id} state={state} clockAt={clockAt} apply={apply} />
       <MoveControl id={id} state={state} apply={apply} />
       <details>

@@ -1,17 +1,12 @@
 // The electronic voice timer (CN2002 12.1): speaks the referee's 12.3 count-out calls with the browser's speech synthesis.
 
-/** The words of a `clock_call` event in `lang` ("zh" or "en"). Calls: "30 seconds", "7", "1 period used, 2 left", "overtime, 3 periods". */
-export function callWords(call, lang) {
-  const text = String(call ?? '');
-  if (lang !== 'zh') return text;
-  let m = /^(\d+) seconds?$/.exec(text);
-  if (m) return `${m[1]}秒`;
-  if (/^\d+$/.test(text)) return text;
-  m = /^1 period used, (\d+) left$/.exec(text);
-  if (m) return `1分，还剩${m[1]}次`;
-  m = /^overtime, (\d+) periods?$/.exec(text);
-  if (m) return `开始读秒，${m[1]}次`;
-  return text;
+/**
+ * The words of a `clock_call` event in `lang` ("zh" or "en"): the referee words every call in both
+ * languages (CN2002 12.3: "1 minute used, 3 left" / "还剩3分钟"), so nothing is parsed here.
+ */
+export function callWords(event, lang) {
+  const english = String(event?.call ?? '');
+  return lang === 'zh' ? String(event?.call_zh ?? english) : english;
 }
 
 /** A flag fall in words. */

@@ -51,8 +51,9 @@ test('a running clock counts main time, then byo-yomi periods', () => {
 });
 
 test('count-out calls in Chinese and English', () => {
-  assert.equal(callWords('30 seconds', 'zh'), '30秒');
-  assert.equal(callWords('7', 'zh'), '7');
-  assert.equal(callWords('1 period used, 2 left', 'zh'), '1分，还剩2次');
-  assert.equal(callWords('30 seconds', 'en'), '30 seconds');
+  const used = { event: 'clock_call', call: '1 minute used, 2 left', call_zh: '还剩2分钟', code: { kind: 'period_used', periods_left: 2, period_ms: 60000 } };
+  assert.equal(callWords(used, 'zh'), '还剩2分钟');
+  assert.equal(callWords(used, 'en'), '1 minute used, 2 left');
+  assert.equal(callWords({ call: '30 seconds', call_zh: '30秒' }, 'zh'), '30秒');
+  assert.equal(callWords({ call: '7' }, 'zh'), '7', 'an event from an older daemon falls back to the English words');
 });

@@ -4,6 +4,7 @@
 //! body into the referee's typed `ArbiterCommand`.
 
 mod convert;
+mod seki;
 #[cfg(test)]
 mod tests;
 
@@ -21,6 +22,8 @@ use utoipa::ToSchema;
 use super::App;
 use super::error::{ApiError, JsonPosition};
 use super::grammar;
+
+pub(crate) use seki::{SekiAction, SekiBody};
 
 /// A player's colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
@@ -103,7 +106,7 @@ pub(crate) enum KoRule {
     Situational,
 }
 
-/// An arbiter's decision on an alert (docs/referee.md "Rulings").
+/// An arbiter's decision on an alert (docs/referee.md "For the arbiter").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum RulingAction {

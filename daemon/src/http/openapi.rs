@@ -11,13 +11,13 @@ use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::bodies::{
     ClockBody, Color, DeadStonesBody, KoRule, LateStartBody, NoteBody, ResultBody, ResumePlayBody,
-    Ruleset, RulingAction, RulingBody, StartGameBody,
+    Ruleset, RulingAction, RulingBody, SekiAction, SekiBody, StartGameBody,
 };
 use super::error::{PROBLEM_JSON, Problem};
 use super::routes::{arbiter, archive, boards, games};
 use super::schema::{
-    AuditEntry, AuditList, BoardHealth, BoardList, BoardState, Evidence, GameList, Health,
-    Infraction, MoveRecord, SseEvent,
+    AuditEntry, AuditList, BoardHealth, BoardList, BoardState, Count, Evidence, GameList, Health,
+    Infraction, MoveRecord, SekiMark, SideCount, SseEvent,
 };
 use super::{metrics, sse};
 
@@ -41,6 +41,8 @@ use super::{metrics, sse};
         arbiter::handle_ruling,
         arbiter::handle_clock,
         arbiter::handle_dead_stones,
+        arbiter::handle_seki,
+        arbiter::handle_confirm_result,
         arbiter::handle_result,
         arbiter::handle_void,
         arbiter::handle_restore,
@@ -59,7 +61,8 @@ use super::{metrics, sse};
     components(schemas(
         BoardState, MoveRecord, Infraction, BoardList, GameList, Health, BoardHealth, Problem, SseEvent,
         StartGameBody, RulingBody, RulingAction, ClockBody, DeadStonesBody, ResultBody, Color, Ruleset, KoRule,
-        NoteBody, LateStartBody, ResumePlayBody, Evidence, AuditEntry, AuditList,
+        NoteBody, LateStartBody, ResumePlayBody, Evidence, AuditEntry, AuditList, SekiBody, SekiAction,
+        Count, SideCount, SekiMark,
     )),
     modifiers(&ArbiterAuth, &ProblemResponses),
     tags(

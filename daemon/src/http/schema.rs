@@ -93,6 +93,68 @@ pub(crate) struct Infraction {
     evidence: Vec<Evidence>,
     /// The arbiter's note from the ruling, if any.
     note: Option<String>,
+    /// Who ruled on it (`arbiter#1`); absent while open or when sanctioned automatically.
+    #[schema(example = "arbiter#1")]
+    ruled_by: Option<String>,
+}
+
+/// One seki ruling of the count.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct SekiMark {
+    /// The stone that named the group.
+    #[schema(example = "D4")]
+    point: String,
+    /// `in_seki` or `not_in_seki`.
+    #[schema(example = "in_seki")]
+    ruling: String,
+}
+
+/// One side's count (`count.black`, `count.white`).
+#[derive(Serialize, ToSchema)]
+pub(crate) struct SideCount {
+    /// Living stones on the board.
+    stones: u32,
+    /// Empty points surrounded by this side alone (jk: seki eyes left out).
+    territory: u32,
+    /// Stones captured in play plus the opponent's dead stones (only jk counts them).
+    prisoners: u32,
+    /// Living blocks (还棋头), historical rules only; 0 otherwise.
+    blocks: u32,
+    /// The side's count in its ruleset's terms, in points, before komi, give-back and warnings:
+    /// stones + territory + half the dame (cn2002, historical), stones + territory (ing),
+    /// territory + prisoners (jk).
+    total: f64,
+}
+
+/// The count behind a (proposed) result: what each side has and what is added or taken away.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct Count {
+    /// The rules counted under.
+    #[schema(example = "cn2002")]
+    ruleset: String,
+    /// The unit of `komi`, `handicap_giveback` and `margin`: `stones` (cn2002, historical) or `points`.
+    #[schema(example = "stones")]
+    unit: String,
+    /// Black's count.
+    black: SideCount,
+    /// White's count.
+    white: SideCount,
+    /// Empty points bordered by both colours.
+    dame: u32,
+    /// Empty points surrounded by one colour but not territory because of seki (jk).
+    seki_points: u32,
+    /// Komi in `unit` (cn2002: 7.5 points = 3.75 stones).
+    komi: f64,
+    /// What Black gives back for a handicap, in `unit` (cn2002: half a stone per handicap stone).
+    handicap_giveback: f64,
+    /// Warnings counted, one stone each (CN2002 24).
+    warnings: PerColor,
+    /// Black's lead after everything, keyed by its unit: `{"stones": -3.75}` (negative: White leads).
+    #[schema(value_type = Object, example = json!({"stones": -3.75}))]
+    margin: Value,
+    /// The result this count gives, SGF `RE` form in points (`W+7.5`); the state's `result` says it in `unit`.
+    #[schema(example = "W+7.5")]
+    result: String,
 }
 
 /// One line of an alert's evidence.
@@ -188,8 +250,20 @@ pub(crate) struct BoardState {
     /// `setup | playing | paused | counting | finished`.
     #[schema(example = "playing")]
     phase: String,
-    /// SGF `RE` form, e.g. `B+0.75`, `W+6.5`, `B+R`, `W+T`; null while playing.
+    /// SGF `RE` form with the margin in `result_unit`, e.g. `B+0.75` (stones, cn2002), `W+6.5`
+    /// (points, jk), `B+R`, `W+T`; null while playing.
     result: Option<String>,
+    /// The count's result while counting, before the arbiter confirms it (same form as `result`).
+    proposed_result: Option<String>,
+    /// `stones` under cn2002 and historical (1 stone = 2 points), `points` under jk and ing.
+    #[schema(example = "stones")]
+    result_unit: String,
+    /// The count behind `proposed_result`, or behind `result` when the count gave it; null otherwise.
+    count: Option<Count>,
+    /// Stones counted dead ("D4"): while counting, and kept in the final state.
+    dead_stones: Vec<String>,
+    /// The arbiter's seki rulings (`POST /seki`), by the stone that named each group.
+    seki: Vec<SekiMark>,
     /// Every arbiter action of the game, oldest first.
     audit: Vec<AuditEntry>,
 }
@@ -243,7 +317,7 @@ pub(crate) struct Health {
 /// One Server-Sent Event of the event streams, as an SSE parser yields it.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct SseEvent {
-    /// The topic (`state`, `moves`, `infractions`, `clock`, `device`), or `error`
+    /// The topic (`state`, `moves`, `infractions`, `clock`, `device`, `audit`), or `error`
     /// when the stream cannot go on (then it closes).
     #[schema(example = "state")]
     event: Option<String>,

@@ -76,7 +76,7 @@ fn resume_point(headers: &HeaderMap, query: &EventsQuery) -> Result<Option<u64>,
         EventsQuery,
     ),
     responses(
-        (status = 200, description = "text/event-stream: `id:` seq, `event:` state|moves|infractions|clock|device, `data:` JSON payload", content_type = "text/event-stream", body = String),
+        (status = 200, description = "text/event-stream: `id:` seq, `event:` state|moves|infractions|clock|device|audit, `data:` JSON payload", content_type = "text/event-stream", body = String),
         (status = 400, description = "Bad Last-Event-ID", body = super::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = super::schema::ErrorBody),
     )

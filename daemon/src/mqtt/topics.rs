@@ -18,7 +18,7 @@ pub fn board_topic(prefix: &str, board: &str, topic: Topic) -> String {
 pub fn delivery(topic: Topic) -> (QoS, bool) {
     match topic {
         Topic::State | Topic::Device => (QoS::AtLeastOnce, true),
-        Topic::Moves | Topic::Infractions => (QoS::AtLeastOnce, false),
+        Topic::Moves | Topic::Infractions | Topic::Audit => (QoS::AtLeastOnce, false),
         Topic::Clock => (QoS::AtMostOnce, false),
     }
 }
@@ -38,5 +38,10 @@ mod tests {
         assert_eq!(delivery(Topic::Moves), (QoS::AtLeastOnce, false));
         assert_eq!(delivery(Topic::Clock), (QoS::AtMostOnce, false));
         assert_eq!(delivery(Topic::Device), (QoS::AtLeastOnce, true));
+        assert_eq!(delivery(Topic::Audit), (QoS::AtLeastOnce, false));
+        assert_eq!(
+            board_topic("goban", "table-1", Topic::Audit),
+            "goban/boards/table-1/audit"
+        );
     }
 }

@@ -159,8 +159,8 @@ pub(crate) fn topic_of(kind: &EventKind) -> Option<Topic> {
             Some(Topic::Clock)
         }
         EventKind::Device { .. } => Some(Topic::Device),
-        // The trail is in the state (`audit`) and at GET /boards/{board}/audit.
-        EventKind::ArbiterAction { .. } => None,
+        // Also in the state (`audit`) and at GET /boards/{board}/audit.
+        EventKind::ArbiterAction { .. } => Some(Topic::Audit),
         EventKind::Phase { .. }
         | EventKind::Result { .. }
         | EventKind::Guidance { .. }

@@ -248,6 +248,8 @@ struct Summary<'a> {
     size: u8,
     moves: u32,
     result: Option<&'a str>,
+    /// The unit of the result's margin (stones under cn2002 and historical).
+    result_unit: goban_rules::ScoreUnit,
     finished_at: String,
 }
 
@@ -263,6 +265,7 @@ fn game_record(view: &BoardView, finished_ms: u64) -> GameRecord {
         size: state.size,
         moves: state.move_number,
         result: state.result.as_deref(),
+        result_unit: state.result_unit,
         finished_at: goban_referee::Timestamp(finished_ms).to_rfc3339(),
     };
     GameRecord {

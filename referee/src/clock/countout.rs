@@ -31,8 +31,9 @@ const LAST_BEFORE_END: [u64; 3] = [30 * SECOND, 20 * SECOND, 10 * SECOND];
 
 /// One call of the byo-yomi count-out (CN2002 12.3).
 ///
-/// The "1 minute, N left" call (1分, 还剩×分) is the clock event
+/// The "1 minute used, N left" call (1分, 还剩×分) is the clock event
 /// `PeriodUsed`; reaching "10" in the last period is followed by `FlagFall`.
+/// [`super::CallCode`] words every call in English and Chinese.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(tag = "call", rename_all = "snake_case")]
 pub enum CountOutCall {

@@ -34,7 +34,7 @@ pub enum ClockEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         moves: Option<u32>,
     },
-    /// A full byo-yomi period was used: "1 minute, N left" (1分, 还剩×分, CN2002 12.3; JK 3).
+    /// A full byo-yomi period was used: "1 minute used, N left" (1分, 还剩×分, CN2002 12.3; JK 3).
     PeriodUsed {
         /// Whose period.
         side: Color,

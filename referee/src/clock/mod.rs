@@ -18,6 +18,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
+mod announce;
 mod control;
 mod countout;
 mod duration;
@@ -30,6 +31,7 @@ mod side;
 mod systems;
 mod time_control;
 
+pub use announce::{Announcement, CallCode};
 pub use countout::CountOutCall;
 pub use duration::Millis;
 pub use errors::{ClockError, DurationError, TimeControlError};

@@ -8,9 +8,11 @@
 mod dead;
 mod regions;
 mod seki;
+mod territory;
 
 pub use dead::DeadStones;
 pub use seki::{SekiMarks, SekiRuling};
+pub use territory::Territory;
 
 use std::collections::BTreeSet;
 

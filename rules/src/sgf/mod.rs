@@ -6,7 +6,7 @@ mod write;
 
 pub use read::{SgfBytes, SgfEvent, SgfGame, SgfMove, read_sgf, read_sgf_bytes};
 pub use replay::{OnIllegal, Played, Replay, Step, Steps};
-pub use write::{MoveAnnotation, write_sgf};
+pub use write::{MoveAnnotation, write_sgf, write_sgf_counted};
 
 /// Game-information properties of a record (SGF root: PB, PW, DT, EV, RE, RU, C).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

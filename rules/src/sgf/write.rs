@@ -1,8 +1,9 @@
-//! Writing a game as SGF FF\[4\]: SZ KM RU HA/AB PB PW DT EV RE, BL/WL OB/OW and comments.
+//! Writing a game as SGF FF\[4\]: SZ KM RU HA/AB PB PW DT EV RE, BL/WL OB/OW, comments and the count's TB/TW.
 
 use std::fmt::Write as _;
 
 use super::GameInfo;
+use crate::score::Territory;
 use crate::{Color, Game, Point};
 
 /// Per-move extras written on the move's node.
@@ -48,6 +49,27 @@ fn push_points(out: &mut String, ident: &str, points: &[Point], game: &Game) {
 /// is the game's own once it has one, else `info.result`.
 #[must_use]
 pub fn write_sgf(game: &Game, info: &GameInfo, annotations: &[MoveAnnotation]) -> String {
+    write_game(game, info, annotations, None)
+}
+
+/// As [`write_sgf`], with the count's owned points as `TB`/`TW` on the last node (the
+/// dead stones' points are in the owner's list, as SGF marks them).
+#[must_use]
+pub fn write_sgf_counted(
+    game: &Game,
+    info: &GameInfo,
+    annotations: &[MoveAnnotation],
+    territory: &Territory,
+) -> String {
+    write_game(game, info, annotations, Some(territory))
+}
+
+fn write_game(
+    game: &Game,
+    info: &GameInfo,
+    annotations: &[MoveAnnotation],
+    territory: Option<&Territory>,
+) -> String {
     let setup = game.setup();
     let size = setup.size;
     let mut out = String::from("(;FF[4]GM[1]CA[UTF-8]AP[goban-bridge:0.1]");
@@ -97,6 +119,10 @@ pub fn write_sgf(game: &Game, info: &GameInfo, annotations: &[MoveAnnotation]) -
             let _ = write!(out, "O{letter}[{n}]");
         }
         push_text(&mut out, "C", a.comment.as_deref());
+    }
+    if let Some(t) = territory {
+        push_points(&mut out, "TB", &t.black, game);
+        push_points(&mut out, "TW", &t.white, game);
     }
     out.push_str(")\n");
     out

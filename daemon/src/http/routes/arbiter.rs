@@ -10,16 +10,15 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::extract::{Path, State};
-use goban_referee::{ArbiterAct, ArbiterCommand, AuditEntry};
-use serde::Deserialize;
-use serde_json::{Value, json};
+use goban_referee::{ArbiterAct, ArbiterCommand, AuditEntry, InfractionId, Phase};
+use serde::Serialize;
 
 use super::boards::FullState;
 use crate::http::App;
 use crate::http::auth::{Arbiter, Identity, Viewer};
 use crate::http::bodies::{
     Body, ClockBody, DeadStonesBody, LateStartBody, NoteBody, ResultBody, ResumePlayBody,
-    RulingBody, StartGameBody,
+    RulingBody, SekiBody, StartGameBody,
 };
 use crate::http::error::ApiError;
 use crate::http::grammar;
@@ -28,23 +27,12 @@ use crate::http::grammar;
 const MAX_SIZE: u32 = 25;
 
 /// What the checks at the door read from the live state.
-#[derive(Deserialize)]
 struct Live {
-    #[serde(default)]
-    phase: Option<String>,
-    #[serde(default)]
-    ruleset: Option<goban_rules::Ruleset>,
-    #[serde(default)]
-    size: Option<u32>,
-    #[serde(default)]
-    komi: Option<f64>,
-    #[serde(default)]
-    infractions: Vec<LiveInfraction>,
-}
-
-#[derive(Deserialize)]
-struct LiveInfraction {
-    id: String,
+    phase: Phase,
+    ruleset: goban_rules::Ruleset,
+    size: u32,
+    komi: f64,
+    infractions: Vec<InfractionId>,
 }
 
 fn live(app: &App, board: &str) -> Result<Live, ApiError> {
@@ -52,28 +40,29 @@ fn live(app: &App, board: &str) -> Result<Live, ApiError> {
         .hub
         .view(board)
         .ok_or_else(|| ApiError::UnknownBoard(board.to_owned()))?;
-    // The state is the referee's own serialisation; a field it lacks reads as absent.
-    Ok(
-        serde_json::from_slice::<Live>(view.full.as_str().as_bytes()).unwrap_or(Live {
-            phase: None,
-            ruleset: None,
-            size: None,
-            komi: None,
-            infractions: Vec::new(),
-        }),
-    )
+    // The typed state the runtime published with this view: no second parse.
+    let state = &view.state;
+    Ok(Live {
+        phase: state.phase,
+        ruleset: state.ruleset,
+        size: u32::from(state.size),
+        komi: state.komi,
+        infractions: state.infractions.iter().map(|i| i.id.clone()).collect(),
+    })
 }
 
 impl Live {
     fn size(&self) -> u32 {
-        self.size.unwrap_or(19).clamp(2, MAX_SIZE)
+        self.size.clamp(2, MAX_SIZE)
     }
 
     fn in_progress(&self) -> bool {
-        matches!(
-            self.phase.as_deref(),
-            Some("playing" | "paused" | "counting")
-        )
+        matches!(self.phase, Phase::Playing | Phase::Paused | Phase::Counting)
+    }
+
+    /// The api.md word of the phase (`playing`, `paused`, `counting`): its one-word variant name.
+    fn phase_word(&self) -> String {
+        format!("{:?}", self.phase).to_lowercase()
     }
 }
 
@@ -108,7 +97,7 @@ pub(crate) async fn handle_start_game(
         return Err(ApiError::Rejected(format!(
             "a game is in progress on {board} (phase {}); starting another abandons it \
              without a result: send \"force\": true to do so",
-            live.phase.as_deref().unwrap_or("unknown")
+            live.phase_word()
         )));
     }
     submit(&app, &board, who, body.command(), body.note.clone()).await
@@ -139,7 +128,7 @@ pub(crate) async fn handle_ruling(
     Path((board, id)): Path<(String, String)>,
     Body(body): Body<RulingBody>,
 ) -> Result<FullState, ApiError> {
-    if !live(&app, &board)?.infractions.iter().any(|i| i.id == id) {
+    if !live(&app, &board)?.infractions.iter().any(|i| i.0 == id) {
         return Err(ApiError::UnknownInfraction(id));
     }
     submit(&app, &board, who, body.command(id), body.note.clone()).await
@@ -197,6 +186,62 @@ pub(crate) async fn handle_dead_stones(
     submit(&app, &board, who, body.command(), body.note.clone()).await
 }
 
+/// POST /boards/{board}/seki: rule groups in seki, or not, while counting (CN2002 21.2; JK counts it).
+#[utoipa::path(
+    post,
+    path = "/api/v1/boards/{board}/seki",
+    tag = "arbiter",
+    security(("arbiter" = [])),
+    params(("board" = String, Path, description = "Board id")),
+    request_body(content = SekiBody, description = "`in_seki` or `not_in_seki` overrides the count's own reading of \
+        the named groups; `clear` withdraws a ruling (any stone of the group names it). Under jk the points a group \
+        in seki surrounds are not territory; area counting (cn2002, ing, historical) is unchanged. \
+        The new count is in the state's `count` and `proposed_result`."),
+    responses(
+        (status = 200, description = "The new board state", body = crate::http::schema::BoardState),
+        (status = 400, description = "Bad body or a point off the board", body = crate::http::schema::ErrorBody),
+        (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
+        (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 409, description = "The game is not counting, or a point holds no living stone (nothing changed)", body = crate::http::schema::ErrorBody),
+    )
+)]
+pub(crate) async fn handle_seki(
+    State(app): State<Arc<App>>,
+    Arbiter(who): Arbiter,
+    Path(board): Path<String>,
+    Body(body): Body<SekiBody>,
+) -> Result<FullState, ApiError> {
+    let body = body.normalise(live(&app, &board)?.size())?;
+    submit(&app, &board, who, body.command(), body.note.clone()).await
+}
+
+/// POST /boards/{board}/confirm-result: the counted result becomes final (CN2002 8, 21).
+#[utoipa::path(
+    post,
+    path = "/api/v1/boards/{board}/confirm-result",
+    tag = "arbiter",
+    security(("arbiter" = [])),
+    params(("board" = String, Path, description = "Board id")),
+    request_body(content = NoteBody, description = "Optional; may be empty. The state's `proposed_result` \
+        (the count with the dead stones, seki rulings and warnings as they stand) becomes `result`; \
+        `count` and `dead_stones` stay in the final state."),
+    responses(
+        (status = 200, description = "The new board state: finished", body = crate::http::schema::BoardState),
+        (status = 400, description = "Bad body", body = crate::http::schema::ErrorBody),
+        (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
+        (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 409, description = "The game is not counting, or there is no count to confirm", body = crate::http::schema::ErrorBody),
+    )
+)]
+pub(crate) async fn handle_confirm_result(
+    State(app): State<Arc<App>>,
+    Arbiter(who): Arbiter,
+    Path(board): Path<String>,
+    Body(body): Body<NoteBody>,
+) -> Result<FullState, ApiError> {
+    submit(&app, &board, who, ArbiterCommand::ConfirmResult, body.note).await
+}
+
 /// POST /boards/{board}/result: record or correct the result.
 #[utoipa::path(
     post,
@@ -224,9 +269,7 @@ pub(crate) async fn handle_result(
     let live = live(&app, &board)?;
     let result = grammar::parse_result(&body.result)
         .map_err(|why| ApiError::bad_body(format!("result: {why}")))?;
-    let ruleset = live.ruleset.unwrap_or_default();
-    let komi = live.komi.unwrap_or_else(|| ruleset.default_komi());
-    grammar::check_result(&result, ruleset, live.size(), komi)
+    grammar::check_result(&result, live.ruleset, live.size(), live.komi)
         .map_err(|why| ApiError::bad_body(format!("result: {why}")))?;
     submit(&app, &board, who, body.command(), body.note.clone()).await
 }
@@ -399,25 +442,24 @@ pub(crate) async fn handle_audit(
     State(app): State<Arc<App>>,
     viewer: Viewer,
     Path(board): Path<String>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Json<AuditList>, ApiError> {
     let view = app
         .feed(&viewer)
         .view(&board)
         .ok_or_else(|| ApiError::UnknownBoard(board.clone()))?;
-    #[derive(Deserialize)]
-    struct Trail {
-        #[serde(default)]
-        game: Option<String>,
-        #[serde(default)]
-        audit: Vec<AuditEntry>,
-    }
-    let trail = serde_json::from_slice::<Trail>(view.full.as_str().as_bytes()).unwrap_or(Trail {
-        game: None,
-        audit: Vec::new(),
-    });
-    Ok(Json(
-        json!({ "board": board, "game": trail.game, "audit": trail.audit }),
-    ))
+    Ok(Json(AuditList {
+        board,
+        game: view.state.game.clone(),
+        audit: view.state.audit.clone(),
+    }))
+}
+
+/// The body of GET /boards/{board}/audit (schema `AuditList`).
+#[derive(Serialize)]
+pub(crate) struct AuditList {
+    board: String,
+    game: Option<String>,
+    audit: Vec<AuditEntry>,
 }
 
 /// Hands one signed command to the board's runtime and answers with the new state it returns.

@@ -37,6 +37,11 @@ pub(crate) fn all() -> Router<Arc<App>> {
             "/api/v1/boards/{board}/dead-stones",
             post(arbiter::handle_dead_stones),
         )
+        .route("/api/v1/boards/{board}/seki", post(arbiter::handle_seki))
+        .route(
+            "/api/v1/boards/{board}/confirm-result",
+            post(arbiter::handle_confirm_result),
+        )
         .route(
             "/api/v1/boards/{board}/result",
             post(arbiter::handle_result),

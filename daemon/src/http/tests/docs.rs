@@ -91,6 +91,7 @@ async fn openapi_describes_bodies_state_and_auth() {
         "RulingBody",
         "ClockBody",
         "DeadStonesBody",
+        "SekiBody",
         "ResultBody",
         "Problem",
     ] {
@@ -106,6 +107,10 @@ async fn openapi_describes_bodies_state_and_auth() {
         "infractions",
         "phase",
         "result",
+        "result_unit",
+        "count",
+        "dead_stones",
+        "audit",
     ] {
         assert!(
             schemas["BoardState"]["properties"][field].is_object(),
