@@ -48,7 +48,6 @@ fn points(state: &Value) -> Vec<String> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "referee start-up bug (issue 15, closing note 2026-12-01): the first stone after a game start is taken for a leftover and its press for a pass; run with --ignored"]
 async fn void_restore_seal_and_the_audit_trail() {
     let (_dir, board, clock, daemon) = start().await;
     for &mv in &OPENING[..3] {
@@ -244,7 +243,6 @@ async fn bad_requests_change_nothing_and_a_dispute_resumes_play() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "referee start-up bug (issue 15, closing note 2026-12-01): the first stone after a game start is taken for a leftover and its press for a pass; run with --ignored"]
 async fn free_handicap_stones_are_read_off_the_board() {
     let (_dir, board, _clock, daemon) = start().await;
     let (status, state) = arbiter(

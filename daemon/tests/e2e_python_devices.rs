@@ -13,7 +13,6 @@ fn conformance_dir() -> std::path::PathBuf {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "flaky since the referee landing of 2026-12-01: the first move is sometimes read as a pass (issue 15, closing note); run with --ignored"]
 async fn the_daemon_reads_a_game_from_the_reference_devices() {
     let dir = conformance_dir();
     if !dir.join("devices.py").exists() {

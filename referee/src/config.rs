@@ -64,9 +64,10 @@ pub struct RefereeConfig {
     /// after a press counts as placed before it, so a late board port never turns into a
     /// `premature_press` or `missed_capture`. A premature press whose stone lands sooner
     /// than this after the press goes unnoticed. Devices that announce `SYNC` are stamped
-    /// on one time line and need none. Default 50 ms: USB serial adapters and hubs, not a
-    /// loaded host (frames are stamped when their bytes are read); CN2002 17.4 also calls a
-    /// press "at the same moment" as the stone premature (docs/referee.md "Skew").
+    /// on one time line and need none. Default 0: an honest stone lands at least the hand's
+    /// travel from board to clock before its press, so a board port up to about 100 ms late
+    /// raises nothing (hall-stress "skew board +100 ms"), and CN2002 17.4 calls a press "at
+    /// the same moment" as the stone premature (docs/referee.md "Skew").
     pub port_skew_ms: u64,
     /// Default players.
     pub black: String,
@@ -99,7 +100,7 @@ impl Default for RefereeConfig {
             time_control: None,
             venue: Venue::SameSite,
             clock_tick_ms: 1000,
-            port_skew_ms: 50,
+            port_skew_ms: 0,
             black: "Black".into(),
             white: "White".into(),
             first_seq: 1,

@@ -37,6 +37,8 @@ impl Referee {
         if self.blind && self.debouncer.is_synced() && self.debouncer.earliest_pending().is_none() {
             self.blind = false;
             self.last_blind_at = self.now;
+            // The state says the board reads again (`device.interpretation`).
+            self.emit_device();
         }
         if self.blind || self.unclean {
             self.last_blind_at = self.now;
@@ -210,7 +212,7 @@ impl Referee {
     pub(crate) fn interpretation(&self) -> Interpretation {
         match &self.game {
             Some(m) if m.frozen => Interpretation::Frozen,
-            Some(m) if !m.held.is_empty() => Interpretation::WaitingForBoard,
+            Some(m) if !m.held.is_empty() || self.blind => Interpretation::WaitingForBoard,
             _ => Interpretation::Reading,
         }
     }

@@ -116,7 +116,8 @@ pub enum Interpretation {
     /// Readings are interpreted as moves.
     #[default]
     Reading,
-    /// Presses are held until the board can see again (or the arbiter acts).
+    /// The board cannot see (not connected yet, unplugged, resyncing): presses are held
+    /// until it reads again and explains them (or the arbiter acts).
     WaitingForBoard,
     /// The board was disturbed: nothing is interpreted until the game position is restored (CN2002 17.6).
     Frozen,

@@ -346,7 +346,6 @@ fn default_players_raise_no_alert_and_lose_no_move() {
 }
 
 #[test]
-#[ignore = "fails since the referee landing of 2026-12-01 (issue 15, closing note): alerts and lost moves at demo speed; run with --ignored"]
 fn demo_speed_players_raise_no_alert_and_lose_no_move() {
     let profile = HumanProfile {
         speed: DEMO_SPEED,
@@ -356,7 +355,6 @@ fn demo_speed_players_raise_no_alert_and_lose_no_move() {
 }
 
 #[test]
-#[ignore = "fails since the referee landing of 2026-12-01 (issue 15, closing note): alerts and lost moves at demo speed; run with --ignored"]
 fn demo_speed_with_board_frames_arriving_late_raises_no_alert() {
     let profile = HumanProfile {
         speed: DEMO_SPEED,

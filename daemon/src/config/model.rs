@@ -139,7 +139,7 @@ pub struct RefereeDefaults {
     /// A reading must hold this long to count as steady (referee-notes.md 4). Default `"300ms"`.
     pub settle_time: Span,
     /// The largest lag between a board's port and its clock's that the order of a stone and
-    /// a press tolerates, for devices without `SYNC` (referee-notes.md 8). Default `"50ms"`;
+    /// a press tolerates, for devices without `SYNC` (referee-notes.md 8). Default `"0ms"`;
     /// raise it for an adapter known to lag, at the cost of premature presses closer than it.
     pub port_skew: Span,
     /// Infraction kinds (rules-digest.md ids) sanctioned without an arbiter; the rest are advised. Default none.
@@ -150,7 +150,7 @@ impl Default for RefereeDefaults {
     fn default() -> Self {
         Self {
             settle_time: Span(std::time::Duration::from_millis(300)),
-            port_skew: Span(std::time::Duration::from_millis(50)),
+            port_skew: Span(std::time::Duration::ZERO),
             auto_sanction: Vec::new(),
         }
     }

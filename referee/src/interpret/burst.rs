@@ -25,6 +25,9 @@ impl Referee {
             let last = order.len() - 1;
             for (i, &(p, c)) in order.iter().enumerate() {
                 self.record_move(c, Move::Play(go::point(p)), self.changed_at[p], i == last);
+                if let Some(&(next, _)) = order.get(i + 1) {
+                    self.take_completing_press(c, self.changed_at[p], self.changed_at[next]);
+                }
             }
             return true;
         }
@@ -36,6 +39,26 @@ impl Referee {
             changed: Vec::new(),
         };
         self.on_new_stone(x, s, &only)
+    }
+
+    /// The press of `color` between its stone (at `from`) and the next stone of the burst
+    /// (at `to`) completed the move just recorded: it is used up here, so it is not pinned
+    /// on a later move of the same colour (fast play, issue 15).
+    fn take_completing_press(
+        &mut self,
+        color: Color,
+        from: crate::Timestamp,
+        to: crate::Timestamp,
+    ) {
+        let Some(m) = self.game.as_mut() else { return };
+        let found = m
+            .claims
+            .iter()
+            .position(|c| c.color == color && c.switched && c.at >= from && c.at < to);
+        if let Some(k) = found {
+            let claim = m.claims.remove(k);
+            self.set_last_time(&claim);
+        }
     }
 
     /// Whether playing `order` alternately from the side to move gives exactly the physical board.

@@ -127,6 +127,15 @@ impl Referee {
             }
             return false;
         }
+        let before_first_move = self.game.as_ref().is_some_and(|m| m.moves.is_empty());
+        if before_first_move && diff.added.is_empty() && diff.changed.is_empty() {
+            // Setup stones not (yet) on the board — the handicap still to place, or swept off
+            // with the last game's leftovers — are guidance, never an alert (issue 15).
+            if let Some(m) = self.game.as_mut() {
+                m.suspect_since = None;
+            }
+            return false;
+        }
         if !diff.changed.is_empty() {
             self.on_changed(&diff)
         } else if diff.added.len() == 1 {

@@ -256,7 +256,6 @@ fn run_scenario(
 }
 
 #[test]
-#[ignore = "does not finish since the referee landing of 2026-12-01 (a deadline re-armed at the same instant loops, tests/tests/hall_stress/hall.rs; closing note); run with --ignored"]
 fn hall_stress_meets_the_targets_or_is_listed_as_known_failing() {
     let Some(dir) = corpus::corpus_dir() else {
         return;
