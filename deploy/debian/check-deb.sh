@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2317,SC2016 # the part after "in the container" runs there, its checks quoted for eval
 # Installs a goban-bridge .deb in a throwaway Debian container and checks what
 # the package promises (docs/deploy.md "From the Debian package"): the goban
 # user in dialout, the unit enabled, the config root:goban 0640, the sysusers
