@@ -11,8 +11,8 @@
 
 ARG RUST_IMAGE=docker.io/library/rust:1-slim-bookworm
 ARG RUNTIME_IMAGE=docker.io/library/debian:bookworm-slim
-# "build" compiles in the image; "prebuilt" takes target/release/goban-bridge
-# from the build context (deploy/container/build.sh --prebuilt).
+# "build" compiles in the image; "prebuilt" takes target/container/goban-bridge,
+# the host's stripped release build staged by deploy/container/build.sh --prebuilt.
 ARG BINARY_STAGE=build
 
 FROM ${RUST_IMAGE} AS build
@@ -23,16 +23,21 @@ RUN cargo build --release --locked -p goban-bridge \
  && strip /out/goban-bridge
 
 FROM ${RUNTIME_IMAGE} AS prebuilt
-COPY target/release/goban-bridge /out/goban-bridge
+COPY target/container/goban-bridge /out/goban-bridge
 
 FROM ${BINARY_STAGE} AS binary
 
 FROM ${RUNTIME_IMAGE}
-# curl serves the health check; ca-certificates the MQTT TLS option.
+# curl serves the health check; ca-certificates the MQTT TLS option. The
+# base's security updates are applied at build time; apt's lists, caches and
+# logs do not stay in the layer.
 RUN apt-get update \
+ && apt-get upgrade -y --no-install-recommends \
  && apt-get install -y --no-install-recommends ca-certificates curl \
- && rm -rf /var/lib/apt/lists/* \
- && useradd --system --uid 10001 --user-group --groups dialout \
+ && apt-get clean \
+ && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin /var/cache/debconf/*-old \
+      /var/log/apt /var/log/dpkg.log /var/log/alternatives.log \
+ && useradd --uid 10001 --user-group --groups dialout --no-create-home --no-log-init \
       --home-dir /var/lib/goban-bridge --shell /usr/sbin/nologin goban \
  && install -d -o goban -g goban -m 0750 /var/lib/goban-bridge /etc/goban-bridge
 COPY --from=binary /out/goban-bridge /usr/bin/goban-bridge
