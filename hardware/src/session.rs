@@ -264,7 +264,7 @@ impl<'a> Session<'a> {
                 true
             }
             Frame::Beat { .. } | Frame::Fault { .. } => true,
-            Frame::Caps { sync } => {
+            Frame::Caps { sync, .. } => {
                 self.handle_caps(*sync);
                 false
             }

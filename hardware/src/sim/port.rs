@@ -148,7 +148,7 @@ impl PortTask {
             devices.reboot(kind);
             out.extend(devices.hello(kind).map(|f| (kind, f)));
             // v1.1: the capabilities right after the HELLO.
-            out.push((kind, Frame::Caps { sync: true }));
+            out.push((kind, Frame::Caps { sync: true, zones: false }));
             if kind == DeviceKind::Board {
                 out.extend(devices.snap().map(|f| (kind, f)));
             }

@@ -72,7 +72,7 @@ impl Devices {
             Frame::HelloQuery => {
                 for &kind in kinds {
                     out.extend(self.hello(kind).map(|f| (kind, f)));
-                    out.push((kind, Frame::Caps { sync: true }));
+                    out.push((kind, Frame::Caps { sync: true, zones: false }));
                 }
             }
             // v1.1: each device echoes with its own ms (docs/protocol.md).
