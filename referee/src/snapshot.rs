@@ -35,6 +35,7 @@ impl Referee {
             phase: Phase::Setup,
             result: None,
             proposed_result: None,
+            end_signal: None,
             dead_stones: Vec::new(),
             physical,
             guidance: self.guidance.clone(),
@@ -67,6 +68,7 @@ impl Referee {
         state.phase = m.phase;
         state.result.clone_from(&m.result);
         state.proposed_result.clone_from(&m.proposed);
+        state.end_signal = self.end_signal();
         if m.phase == Phase::Counting {
             state.dead_stones = self
                 .dead_points()

@@ -160,8 +160,12 @@ pub struct BoardState {
     pub phase: Phase,
     /// Final result in SGF `RE` form, or null.
     pub result: Option<String>,
-    /// The counted score proposed during counting, before the arbiter confirms it.
+    /// The counted score proposed during counting, or the result a resignation signal
+    /// proposes, before the arbiter confirms it.
     pub proposed_result: Option<String>,
+    /// A physical end signal waiting for the arbiter or the other player (CN2002 终局).
+    #[serde(default)]
+    pub end_signal: Option<crate::end_signals::EndSignal>,
     /// Points the arbiter or the players marked dead (counting phase).
     pub dead_stones: Vec<String>,
     /// The physical position after debouncing (same encoding as `position`).
@@ -235,8 +239,10 @@ pub struct LiveState<'a> {
     pub phase: Phase,
     /// Final result.
     pub result: Option<&'a str>,
-    /// The counted score proposed during counting.
+    /// The counted score (or resignation) proposed.
     pub proposed_result: Option<&'a str>,
+    /// A physical end signal waiting for the arbiter or the other player.
+    pub end_signal: Option<&'a crate::end_signals::EndSignal>,
     /// Points marked dead.
     pub dead_stones: &'a [String],
     /// Every arbiter action of the game (who, when, what, note).
@@ -285,6 +291,7 @@ impl BoardState {
             phase: self.phase,
             result: self.result.as_deref(),
             proposed_result: self.proposed_result.as_deref(),
+            end_signal: self.end_signal.as_ref(),
             dead_stones: &self.dead_stones,
             audit: &self.audit,
             physical: &self.physical,
