@@ -110,6 +110,7 @@ impl ZoneReader {
 
 /// Settings of the resignation signal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct ResignationSignal {
     /// Recognise the signal at all (default on).
     pub enabled: bool,

@@ -143,25 +143,33 @@ impl Referee {
         self.emit(EventKind::StateChanged);
     }
 
-    /// `confirm_result` while a resignation proposal stands confirms it: the arbiter's act is
-    /// recorded as the result it sets.
+    /// While a resignation proposal stands, `confirm_result`, or the proposed result set
+    /// without `force`, confirms it: the arbiter's act is recorded as the result it sets.
     pub(crate) fn confirming_resignation(&self, command: ArbiterCommand) -> ArbiterCommand {
         let playing = self
             .game
             .as_ref()
             .is_some_and(|m| matches!(m.phase, Phase::Playing | Phase::Paused));
-        match (&command, self.end_signal(), playing) {
-            (ArbiterCommand::ConfirmResult, Some(EndSignal::Resignation { color, .. }), true) => {
-                let result = GameResult::Win {
-                    winner: color.opponent(),
-                    by: WinBy::Resignation,
-                };
-                ArbiterCommand::SetResult {
-                    result: result.to_rules_string(),
-                    force: true,
-                }
-            }
-            _ => command,
+        let Some(EndSignal::Resignation { color, .. }) = self.end_signal().filter(|_| playing)
+        else {
+            return command;
+        };
+        let proposed = GameResult::Win {
+            winner: color.opponent(),
+            by: WinBy::Resignation,
+        }
+        .to_rules_string();
+        let confirms = match &command {
+            ArbiterCommand::ConfirmResult => true,
+            ArbiterCommand::SetResult { result, .. } => result.trim() == proposed,
+            _ => false,
+        };
+        if !confirms {
+            return command;
+        }
+        ArbiterCommand::SetResult {
+            result: proposed,
+            force: true,
         }
     }
 

@@ -56,6 +56,28 @@ fn two_own_stones_at_the_corner_together_propose_a_resignation() {
 }
 
 #[test]
+fn setting_the_proposed_result_confirms_without_force_and_another_needs_it() {
+    let mut t = Table::nine();
+    opening(&mut t);
+    let (j1, j2) = (t.idx("J1"), t.idx("J2"));
+    t.set(&[(j1, Reading::Black), (j2, Reading::Black)]);
+    t.wait(1_000);
+    let other = ArbiterCommand::SetResult {
+        result: "B+R".into(),
+        force: false,
+    };
+    assert!(
+        t.referee.handle(t.now, Input::Arbiter(other)).is_err(),
+        "not what the board proposes: the game is still in play"
+    );
+    t.arbiter(ArbiterCommand::SetResult {
+        result: "W+R".into(),
+        force: false,
+    });
+    assert_eq!(t.referee.state().result.as_deref(), Some("W+R"));
+}
+
+#[test]
 fn the_player_to_move_placing_the_two_stones_one_by_one_resigns_too() {
     let mut t = Table::nine();
     opening(&mut t);

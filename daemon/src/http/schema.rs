@@ -190,6 +190,15 @@ pub(crate) struct BoardState {
     phase: String,
     /// SGF `RE` form, e.g. `B+0.75`, `W+6.5`, `B+R`, `W+T`; null while playing.
     result: Option<String>,
+    /// The counted score during counting, or `B+R`/`W+R` while a resignation signal
+    /// (two own stones at one's lower-right corner) waits for the arbiter's `POST /result`.
+    proposed_result: Option<String>,
+    /// The physical end signal waiting for the arbiter or the other player (CN2002), or null:
+    /// `{"signal": "resignation", "color", "points", "move_number"}`,
+    /// `{"signal": "agreed_end_proposed", "color", "move_number"}` or
+    /// `{"signal": "out_of_order", "zone", "stone", "move_number"}`.
+    #[schema(value_type = Option<Object>)]
+    end_signal: Option<Value>,
     /// Every arbiter action of the game, oldest first.
     audit: Vec<AuditEntry>,
 }
