@@ -236,3 +236,27 @@ fn a_zone_flicker_shorter_than_the_settle_time_is_no_signal() {
     t.wait(1_000);
     assert_eq!(signal(&t), None);
 }
+
+#[test]
+fn the_player_not_to_move_placing_the_stones_one_by_one_gets_the_proposal_and_an_alert_to_dismiss()
+{
+    let mut t = Table::nine();
+    opening(&mut t);
+    // White is to move; Black resigns one stone at a time: the first is a double move.
+    t.put("J1", B);
+    t.wait(400);
+    assert_eq!(t.alerts().len(), 1, "double_move advised");
+    t.put("H1", B);
+    t.wait(1_000);
+    let state = t.referee.state();
+    assert!(
+        matches!(
+            state.end_signal,
+            Some(EndSignal::Resignation { color: B, .. })
+        ),
+        "{:?}",
+        state.end_signal
+    );
+    assert_eq!(state.move_number, 3, "the double move is withdrawn");
+    assert_eq!(state.proposed_result.as_deref(), Some("W+R"));
+}
