@@ -5,6 +5,7 @@ mod harness;
 
 use std::time::Duration;
 
+use goban_hardware::sim::{Act, Step, Timeline};
 use harness::daemon::{BOARD, Daemon, Setup, TOKEN};
 use harness::device::Device;
 use harness::game::{OPENING, play};
@@ -89,4 +90,75 @@ async fn zone_stones_end_play_only_in_the_right_order() {
         .wait_state("counting after both signals", |s| s["phase"] == "counting")
         .await;
     assert_eq!(state["move_number"], 3, "no pass recorded: {state}");
+}
+
+/// One scripted step of the simulated table.
+fn step(delay_ms: u64, act: Act, note: &str) -> Step {
+    Step {
+        delay: Duration::from_millis(delay_ms),
+        act,
+        note: note.into(),
+    }
+}
+
+/// The project's simulated table (hardware/src/sim) announcing `ZONE`: three moves, then
+/// White (to move) and Black put their stones outside the lines in order.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_simulated_board_with_zones_ends_play_for_counting() {
+    use goban_hardware::sim::{Endpoint, TableConfig, Transport, spawn_table};
+    use goban_protocol::{Button, PointState};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let stone = |index: u16, state| Act::Board {
+        changes: vec![(index, state)],
+    };
+    let press = |button| Act::Press { button };
+    let zones = |black, white| Act::Zones { black, white };
+    let (b, w, e) = (PointState::Black, PointState::White, PointState::Empty);
+    let steps = vec![
+        // Players sit down once the daemon reads the board (no act: the zones are empty).
+        step(8_000, zones(e, e), "wait for the daemon"),
+        step(0, stone(21, b), "D7"),
+        step(400, press(Button::L), "Black presses"),
+        step(800, stone(22, w), "E7"),
+        step(400, press(Button::R), "White presses"),
+        step(800, stone(29, b), "C6"),
+        step(400, press(Button::L), "Black presses"),
+        step(1_500, zones(e, b), "White, to move, proposes the end"),
+        step(1_500, zones(w, b), "Black agrees"),
+    ];
+    let timeline = Timeline {
+        size: 9,
+        steps,
+        skipped: Vec::new(),
+        final_position: Vec::new(),
+    };
+    let config = TableConfig {
+        name: "zones".into(),
+        shared_port: false,
+        diffs: true,
+        transport: Transport::Pty(dir.path().join("ports")),
+    };
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let table = spawn_table(&config, timeline, cancel.clone()).expect("table");
+    let path = |endpoint: &Endpoint| match endpoint {
+        Endpoint::Path(p) => p.clone(),
+        Endpoint::Memory(_) => panic!("a pty transport gives paths"),
+    };
+    let board = path(&table.board_port);
+    let clock = path(table.clock_port.as_ref().expect("two ports"));
+    let setup = Setup::new(dir.path(), &board, &clock, BROKER);
+    let daemon = Daemon::start(&setup, 1).await;
+    // The timeline takes about 14 s from the table's start.
+    let state = harness::wait_for(
+        "counting after the simulated zone signals",
+        Duration::from_secs(40),
+        || async {
+            let state = daemon.state().await;
+            (state["phase"] == "counting").then_some(state)
+        },
+    )
+    .await;
+    assert_eq!(state["move_number"], 3, "{state}");
+    assert_eq!(state["end_signal"], Value::Null, "{state}");
+    cancel.cancel();
 }
