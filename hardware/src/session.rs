@@ -264,7 +264,9 @@ impl<'a> Session<'a> {
                 true
             }
             Frame::Beat { .. } | Frame::Fault { .. } => true,
-            Frame::Caps { sync } => {
+            // v1.1 ZONE: a full reading of the off-board zones, no counter; trusted with the board.
+            Frame::Zone { .. } => !self.awaiting_snap,
+            Frame::Caps { sync, .. } => {
                 self.handle_caps(*sync);
                 false
             }

@@ -357,3 +357,39 @@ async fn a_shared_port_starts_with_the_board_and_takes_the_clock_when_it_says_he
     assert_eq!(kinds, vec![DeviceKind::Board, DeviceKind::Clock]);
     rig.cancel.cancel();
 }
+
+#[tokio::test(start_paused = true)]
+async fn zone_frames_are_forwarded_once_the_board_is_trusted() {
+    let mut rig = build_rig(&[DeviceKind::Board]);
+    let mut dev = rig.plug.plug().await.unwrap();
+    expect_host(&mut dev, &Frame::HelloQuery).await;
+    send(&mut dev, &board_hello()).await;
+    let caps = Frame::Caps {
+        sync: false,
+        zones: true,
+    };
+    send(&mut dev, &caps).await;
+    expect_host(&mut dev, &Frame::SnapQuery).await;
+    let zone = |black| Frame::Zone {
+        ms: 0,
+        black,
+        white: PointState::Empty,
+    };
+    send(&mut dev, &zone(PointState::Black)).await; // before any SNAP: untrusted
+    send(&mut dev, &empty_snap(0)).await;
+    send(&mut dev, &zone(PointState::White)).await;
+    // ZONE takes no SNAP/DIFF number: the next DIFF follows the SNAP without a gap.
+    send(&mut dev, &diff(1, 1)).await;
+    let events = collect(&mut rig.rx, Duration::from_millis(100)).await;
+    assert_eq!(
+        frames(&events),
+        vec![&empty_snap(0), &zone(PointState::White), &diff(1, 1)]
+    );
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, LinkEvent::SequenceGap { .. })),
+        "{events:?}"
+    );
+    rig.cancel.cancel();
+}

@@ -135,8 +135,19 @@ impl Frame {
                 w.seq_ms(*seq, *ms);
                 w.field(key.as_str().as_bytes());
             }
-            Self::Caps { sync: true } => w.field(b"SYNC"),
-            Self::Caps { sync: false } => {}
+            Self::Caps { sync, zones } => {
+                let names: Vec<&[u8]> = [(*sync, &b"SYNC"[..]), (*zones, &b"ZONE"[..])]
+                    .into_iter()
+                    .filter_map(|(on, name)| on.then_some(name))
+                    .collect();
+                if !names.is_empty() {
+                    w.field(&names.join(&b';'));
+                }
+            }
+            Self::Zone { ms, black, white } => {
+                w.field_number(*ms);
+                w.field(&[black.to_byte(), white.to_byte()]);
+            }
             Self::SyncEcho { token, ms } => {
                 w.field_number(*token);
                 w.field_number(*ms);

@@ -74,11 +74,23 @@ pub enum Frame {
         key: Key,
     },
     /// Board or clock, v1.1: `$CAPS[,<cap>[;<cap>]*]`, the capabilities a device adds to
-    /// v1, sent right after each `HELLO` (v1 hosts skip the unknown KIND). Only `SYNC` is
-    /// defined; other names are ignored.
+    /// v1, sent right after each `HELLO` (v1 hosts skip the unknown KIND). `SYNC` and
+    /// `ZONE` are defined; other names are ignored.
     Caps {
-        /// The device echoes `$SYNC` (docs/protocol.md "v1.1 extensions: SYNC").
+        /// The device echoes `$SYNC` (docs/protocol.md 10.1).
         sync: bool,
+        /// The board reads its off-board zones and sends `$ZONE` (docs/protocol.md 10.2).
+        zones: bool,
+    },
+    /// Board, v1.1 `ZONE`: `$ZONE,<ms>,<black><white>`, what lies in the two off-board
+    /// zones now, each outside the lines at one player's lower right (docs/protocol.md 10.2).
+    Zone {
+        /// Device milliseconds since power-up.
+        ms: u32,
+        /// The zone at Black's lower right, beyond the last point (T1 on 19x19).
+        black: PointState,
+        /// The zone at White's lower right, beyond point 0 (A19 on 19x19).
+        white: PointState,
     },
     /// Board or clock, v1.1: `$SYNC,<token>,<ms>`, the echo of a host `$SYNC` with the
     /// device's milliseconds when it received it.
@@ -144,6 +156,8 @@ pub enum FrameKind {
     Key,
     /// [`Frame::Caps`].
     Caps,
+    /// [`Frame::Zone`].
+    Zone,
     /// [`Frame::SyncEcho`].
     SyncEcho,
     /// [`Frame::Sync`].
@@ -172,6 +186,7 @@ impl FrameKind {
             Self::Press => "PRESS",
             Self::Key => "KEY",
             Self::Caps => "CAPS",
+            Self::Zone => "ZONE",
             Self::SyncEcho | Self::Sync => "SYNC",
             Self::HelloQuery => "HELLO?",
             Self::SnapQuery => "SNAP?",
@@ -203,6 +218,7 @@ impl Frame {
             Self::Press { .. } => FrameKind::Press,
             Self::Key { .. } => FrameKind::Key,
             Self::Caps { .. } => FrameKind::Caps,
+            Self::Zone { .. } => FrameKind::Zone,
             Self::SyncEcho { .. } => FrameKind::SyncEcho,
             Self::Sync { .. } => FrameKind::Sync,
             Self::HelloQuery => FrameKind::HelloQuery,
@@ -230,6 +246,7 @@ impl Frame {
             Self::Snap { ms, .. }
             | Self::Diff { ms, .. }
             | Self::Beat { ms }
+            | Self::Zone { ms, .. }
             | Self::SyncEcho { ms, .. }
             | Self::Press { ms, .. }
             | Self::Key { ms, .. } => Some(*ms),

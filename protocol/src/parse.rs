@@ -46,6 +46,7 @@ pub(crate) fn parse_line(line: &[u8], size: Option<BoardSize>) -> Result<Parsed,
         }
         b"PRESS" => parse_press(fields)?,
         b"CAPS" => parse_caps(fields)?,
+        b"ZONE" => parse_zone(fields)?,
         b"SYNC" => parse_sync(fields)?,
         b"KEY" => parse_key(fields)?,
         b"HELLO?" => {
@@ -184,10 +185,13 @@ fn parse_hello(fields: Fields<'_>) -> Result<Frame, RejectReason> {
 /// names this version does not know are skipped (forward compatibility).
 fn parse_caps(fields: Fields<'_>) -> Result<Frame, RejectReason> {
     let Some(list) = fields else {
-        return Ok(Frame::Caps { sync: false });
+        return Ok(Frame::Caps {
+            sync: false,
+            zones: false,
+        });
     };
     let [list] = exact(Some(list))?;
-    let mut sync = false;
+    let (mut sync, mut zones) = (false, false);
     for cap in list.split(|&b| b == b';') {
         let valid = !cap.is_empty()
             && cap
@@ -197,8 +201,24 @@ fn parse_caps(fields: Fields<'_>) -> Result<Frame, RejectReason> {
             return Err(RejectReason::BadValue);
         }
         sync |= cap == b"SYNC";
+        zones |= cap == b"ZONE";
     }
-    Ok(Frame::Caps { sync })
+    Ok(Frame::Caps { sync, zones })
+}
+
+/// v1.1 `$ZONE,<ms>,<black><white>`: exactly two point-state characters (docs/protocol.md 10.2).
+fn parse_zone(fields: Fields<'_>) -> Result<Frame, RejectReason> {
+    let [ms, zones] = exact(fields)?;
+    let ms = number(ms)?;
+    let [black, white] = zones else {
+        return Err(RejectReason::BadState);
+    };
+    let state = |b: &u8| PointState::from_byte(*b).ok_or(RejectReason::BadState);
+    Ok(Frame::Zone {
+        ms,
+        black: state(black)?,
+        white: state(white)?,
+    })
 }
 
 /// v1.1 `$SYNC,<token>` (host) or `$SYNC,<token>,<ms>` (a device's echo).

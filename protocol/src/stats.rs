@@ -57,6 +57,8 @@ counters!(
         key => Key,
         /// v1.1 `CAPS` frames.
         caps => Caps,
+        /// v1.1 `ZONE` frames.
+        zone => Zone,
         /// v1.1 device `SYNC` echoes.
         sync_echo => SyncEcho,
         /// v1.1 host `SYNC` frames.

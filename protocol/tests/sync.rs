@@ -15,8 +15,20 @@ const CAPS_MORE: &[u8] = b"$CAPS,LEDS;SYNC*2380\n";
 #[test]
 fn sync_frames_encode_to_the_independent_vectors_and_decode_back() {
     let cases = [
-        (Frame::Caps { sync: true }, CAPS_SYNC),
-        (Frame::Caps { sync: false }, CAPS_NONE),
+        (
+            Frame::Caps {
+                sync: true,
+                zones: false,
+            },
+            CAPS_SYNC,
+        ),
+        (
+            Frame::Caps {
+                sync: false,
+                zones: false,
+            },
+            CAPS_NONE,
+        ),
         (Frame::Sync { token: 7 }, HOST_SYNC),
         (
             Frame::SyncEcho {
@@ -47,11 +59,17 @@ fn kinds_directions_and_device_time() {
 fn unknown_capabilities_are_skipped_and_malformed_ones_rejected() {
     assert_eq!(
         feed(&mut Decoder::new(), CAPS_MORE),
-        vec![Ok(Frame::Caps { sync: true })]
+        vec![Ok(Frame::Caps {
+            sync: true,
+            zones: false
+        })]
     );
     assert_eq!(
         feed(&mut Decoder::new(), &line("CAPS,LEDS")),
-        vec![Ok(Frame::Caps { sync: false })]
+        vec![Ok(Frame::Caps {
+            sync: false,
+            zones: false
+        })]
     );
     for bad in ["CAPS,sync", "CAPS,SYNC;", "CAPS,SYNC,LEDS", "CAPS,"] {
         assert_eq!(
@@ -96,5 +114,11 @@ fn a_v1_1_device_session_keeps_its_v1_frames_byte_for_byte() {
     let frames = feed(&mut Decoder::new(), &session);
     assert_eq!(frames.len(), 3);
     assert!(matches!(frames[0], Ok(Frame::BoardHello { .. })));
-    assert_eq!(frames[1], Ok(Frame::Caps { sync: true }));
+    assert_eq!(
+        frames[1],
+        Ok(Frame::Caps {
+            sync: true,
+            zones: false
+        })
+    );
 }

@@ -79,6 +79,9 @@ pub struct RefereeConfig {
     pub game: Option<String>,
     /// Event name for the SGF.
     pub event: Option<String>,
+    /// The resignation signal: two own stones at one's lower-right corner
+    /// (on, the corner and its neighbours, by default).
+    pub resignation_signal: crate::end_signals::ResignationSignal,
 }
 
 impl Default for RefereeConfig {
@@ -106,6 +109,7 @@ impl Default for RefereeConfig {
             first_seq: 1,
             game: None,
             event: None,
+            resignation_signal: crate::end_signals::ResignationSignal::default(),
         }
     }
 }

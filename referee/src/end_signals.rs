@@ -1,12 +1,11 @@
 //! The physical end signals of CN2002 ("终局"): two own stones at one's lower-right corner propose a
 //! resignation; opponent-colour stones outside the lines, mover first, agree the end.
 //!
-//! Pure recognisers, not yet hooked into the reading side (the `referee`
-//! engineer is reworking it): the interpreter is to ask
-//! [`resignation_proposal`] before it calls an unexplained burst of stones
-//! a `double_move` or an illegal placement, and feed off-board zone
-//! readings (the wire extension proposed in docs/protocol.md, "Off-board
-//! zones") to [`AgreedEnd`].
+//! Pure recognisers; `ending.rs` hooks them into the referee: the
+//! interpreter asks [`resignation_proposal`] before it calls a burst of
+//! stones a `double_move`, and the off-board zone readings (wire extension
+//! `ZONE`, docs/protocol.md 10.2) settle in a [`ZoneReader`] and go to
+//! [`AgreedEnd`].
 //!
 //! Sides: "lower right" is each player's own. Seen from Black's seat that
 //! is the last point in wire index order (T1 on 19x19); from White's seat,
@@ -15,8 +14,103 @@
 use goban_rules::Color;
 use serde::{Deserialize, Serialize};
 
+use crate::Timestamp;
+use crate::input::Reading;
+
+/// A physical end signal the state shows (api.md `end_signal`), until it is
+/// confirmed, answered or lapses.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "signal", rename_all = "snake_case")]
+pub enum EndSignal {
+    /// Two of `color`'s stones at their lower-right corner: `color` proposes
+    /// to resign. `proposed_result` holds the result; the arbiter confirms it
+    /// with `confirm_result`. It lapses when a stone is lifted or a move is played.
+    Resignation {
+        /// Who resigns.
+        color: Color,
+        /// The two points ("T1", "S1").
+        points: Vec<String>,
+        /// Moves played when it was seen.
+        move_number: u32,
+    },
+    /// The player to move put an opponent's stone in their off-board zone:
+    /// the opponent's stone in their own zone ends play (CN2002 7, 21).
+    AgreedEndProposed {
+        /// Who signalled first.
+        color: Color,
+        /// Moves played when it was seen.
+        move_number: u32,
+    },
+    /// A zone signal that is not the agreed end (the player not to move
+    /// first, a stone of the wrong colour, the same player twice): nothing
+    /// changed; the arbiter may want to look.
+    OutOfOrder {
+        /// Whose zone.
+        zone: Color,
+        /// The colour of the stone put there.
+        stone: Color,
+        /// Moves played when it was seen.
+        move_number: u32,
+    },
+}
+
+/// The off-board zones' readings, debounced like the points: a zone counts
+/// once it has read the same for `settle_ms`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct ZoneReader {
+    /// The steady readings, Black's zone then White's.
+    steady: [Reading; 2],
+    /// The latest readings while they differ from `steady`, and since when.
+    pending: Option<([Reading; 2], Timestamp)>,
+}
+
+impl Default for ZoneReader {
+    fn default() -> Self {
+        Self {
+            steady: [Reading::Empty; 2],
+            pending: None,
+        }
+    }
+}
+
+impl ZoneReader {
+    /// A `$ZONE` frame arrived at `now`.
+    pub(crate) fn handle_reading(&mut self, now: Timestamp, zones: [Reading; 2]) {
+        if zones == self.steady {
+            self.pending = None;
+        } else if self.pending.is_none_or(|(r, _)| r != zones) {
+            self.pending = Some((zones, now));
+        }
+    }
+
+    /// When the pending readings become steady.
+    pub(crate) fn poll_timeout(&self, settle_ms: u64) -> Option<Timestamp> {
+        self.pending.map(|(_, at)| at.plus_ms(settle_ms))
+    }
+
+    /// Settles the pending readings; returns the stones that appeared, as
+    /// (zone owner, stone colour).
+    pub(crate) fn settle(&mut self) -> Vec<(Color, Color)> {
+        let Some((now, _)) = self.pending.take() else {
+            return Vec::new();
+        };
+        let owners = [Color::Black, Color::White];
+        let appeared = owners
+            .into_iter()
+            .zip(self.steady.iter().zip(&now))
+            .filter_map(|(owner, (before, after))| {
+                let stone = after.color()?;
+                (before.color() != Some(stone)).then_some((owner, stone))
+            })
+            .collect();
+        self.steady = now;
+        appeared
+    }
+}
+
 /// Settings of the resignation signal.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
 pub struct ResignationSignal {
     /// Recognise the signal at all (default on).
     pub enabled: bool,
@@ -129,6 +223,24 @@ impl AgreedEnd {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_zone_stone_counts_once_it_settles() {
+        let mut zones = ZoneReader::default();
+        zones.handle_reading(Timestamp(100), [Reading::White, Reading::Empty]);
+        assert_eq!(zones.poll_timeout(300), Some(Timestamp(400)));
+        // A hand over the zone: the reading flickers back, nothing settles.
+        zones.handle_reading(Timestamp(200), [Reading::Empty, Reading::Empty]);
+        assert_eq!(zones.poll_timeout(300), None);
+        zones.handle_reading(Timestamp(250), [Reading::White, Reading::Empty]);
+        assert_eq!(zones.poll_timeout(300), Some(Timestamp(550)));
+        assert_eq!(zones.settle(), vec![(B, W)]);
+        // The same stone read again is no new signal; `?` is none either.
+        zones.handle_reading(Timestamp(600), [Reading::White, Reading::Unknown]);
+        assert_eq!(zones.settle(), vec![]);
+        zones.handle_reading(Timestamp(700), [Reading::White, Reading::Black]);
+        assert_eq!(zones.settle(), vec![(W, B)]);
+    }
 
     const B: Color = Color::Black;
     const W: Color = Color::White;

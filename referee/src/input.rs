@@ -304,6 +304,14 @@ pub enum Input {
     },
     /// The board's sequence numbers jumped: frames were lost; trust nothing until a snapshot.
     BoardGap,
+    /// What lies in the off-board zones now (wire extension `ZONE`, docs/protocol.md 10.2):
+    /// the agreed end of CN2002 puts stones there.
+    BoardZones {
+        /// The zone at Black's lower right.
+        black: Reading,
+        /// The zone at White's lower right.
+        white: Reading,
+    },
     /// A clock button was pressed.
     ClockPress {
         /// Which one.
@@ -352,6 +360,10 @@ mod tests {
                 }],
             },
             Input::ClockPress { button: Button::L },
+            Input::BoardZones {
+                black: Reading::White,
+                white: Reading::Empty,
+            },
             Input::ClockKey {
                 key: ClockKey::DoneR,
             },

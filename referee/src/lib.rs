@@ -19,6 +19,7 @@ mod alerts;
 mod arbiter;
 mod audit;
 mod counting;
+mod ending;
 mod go;
 mod interpret;
 mod lifecycle;

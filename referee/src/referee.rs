@@ -44,6 +44,8 @@ pub struct Referee {
     pub(crate) last_blind_at: Timestamp,
     /// Device alerts raised so far (for their ids).
     pub(crate) device_alerts_raised: u32,
+    /// The physical end signals: resignation stones, off-board zones (CN2002 终局).
+    pub(crate) ending: crate::ending::Ending,
 }
 
 /// Which internal deadline is due next.
@@ -54,6 +56,7 @@ enum Due {
     Tick,
     Grace,
     Pass,
+    Zone,
 }
 
 impl Referee {
@@ -91,6 +94,7 @@ impl Referee {
             unclean: false,
             last_blind_at: Timestamp(0),
             device_alerts_raised: 0,
+            ending: crate::ending::Ending::default(),
         })
     }
 
@@ -149,12 +153,19 @@ impl Referee {
                 Ok(())
             }
             Input::Timeout => Ok(()),
+            Input::BoardZones { black, white } => {
+                self.handle_zones(black, white);
+                Ok(())
+            }
             Input::Arbiter(command) => self.handle_act(crate::input::ArbiterAct {
                 by: "arbiter".into(),
                 note: None,
-                command,
+                command: self.confirming_resignation(command),
             }),
-            Input::ArbiterAct(act) => self.handle_act(act),
+            Input::ArbiterAct(mut act) => {
+                act.command = self.confirming_resignation(act.command);
+                self.handle_act(act)
+            }
         }
     }
 
@@ -209,6 +220,7 @@ impl Referee {
                 Due::Settle => {
                     if let Some(quiet) = self.debouncer.poll_quiet(at) {
                         self.handle_quiet(quiet);
+                        self.review_end_signal();
                     }
                 }
                 Due::Clock => self.handle_clock_due(at),
@@ -216,6 +228,7 @@ impl Referee {
                 Due::Tick => self.emit_clock(),
                 Due::Grace => self.handle_grace_due(),
                 Due::Pass => self.handle_pass_due(),
+                Due::Zone => self.handle_zones_due(),
             }
         }
     }
@@ -228,6 +241,9 @@ impl Referee {
             .filter(|_| self.debouncer.is_synced())
         {
             all.push((t, Due::Settle));
+        }
+        if let Some(t) = self.ending.zones.poll_timeout(self.config.settle_ms) {
+            all.push((t, Due::Zone));
         }
         if let Some(m) = &self.game {
             if let Some(t) = m.clock.poll_timeout() {

@@ -37,6 +37,7 @@ impl Referee {
             proposed_result: None,
             result_unit: self.config.ruleset.score_unit(),
             count: None,
+            end_signal: None,
             dead_stones: Vec::new(),
             seki: Vec::new(),
             physical,
@@ -86,6 +87,7 @@ impl Referee {
                 ruling,
             })
             .collect();
+        state.end_signal = self.end_signal();
         state.audit.clone_from(&m.audit);
         state.black.clone_from(&m.black);
         state.white.clone_from(&m.white);

@@ -162,7 +162,8 @@ pub struct BoardState {
     pub phase: Phase,
     /// Final result in SGF `RE` form, or null; a margin is in `result_unit`.
     pub result: Option<String>,
-    /// The counted score proposed during counting, before the arbiter confirms it.
+    /// The counted score proposed during counting, or the result a resignation signal
+    /// proposes, before the arbiter confirms it.
     pub proposed_result: Option<String>,
     /// The unit of the margins of `result` and `proposed_result`: `stones` under CN2002 and
     /// the historical rules (1 stone = 2 points), `points` under JK and Ing.
@@ -172,6 +173,9 @@ pub struct BoardState {
     /// per side stones, territory, prisoners, and dame, komi, handicap give-back, warnings.
     #[serde(default)]
     pub count: Option<Score>,
+    /// A physical end signal waiting for the arbiter or the other player (CN2002 终局).
+    #[serde(default)]
+    pub end_signal: Option<crate::end_signals::EndSignal>,
     /// Points counted dead: marked while counting, kept in the final state.
     pub dead_stones: Vec<String>,
     /// The arbiter's seki rulings of the count (CN2002 21.2), by the point that named each group.
@@ -262,12 +266,14 @@ pub struct LiveState<'a> {
     pub phase: Phase,
     /// Final result.
     pub result: Option<&'a str>,
-    /// The counted score proposed during counting.
+    /// The counted score (or resignation) proposed.
     pub proposed_result: Option<&'a str>,
     /// The unit of the result's margin.
     pub result_unit: ScoreUnit,
     /// The count behind the (proposed) result.
     pub count: Option<&'a Score>,
+    /// A physical end signal waiting for the arbiter or the other player.
+    pub end_signal: Option<&'a crate::end_signals::EndSignal>,
     /// Points counted dead.
     pub dead_stones: &'a [String],
     /// The arbiter's seki rulings.

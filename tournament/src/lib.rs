@@ -11,16 +11,19 @@
 //!   [`goban_rules::GameResult`] and onto OpenGotha's and Pairgoth's codes.
 //! - [`standings`]: individual standings by CN2002 art. 27 (round robin and
 //!   Swiss, method B), with the referee's warnings as the third criterion.
+//! - [`teams`]: team standings by art. 27 (场分, then 局分, then board order).
 #![warn(missing_docs)]
 
 mod error;
 mod model;
 mod outcome;
+mod places;
 
 pub mod csv_round;
 pub mod opengotha;
 pub mod pairgoth;
 pub mod standings;
+pub mod teams;
 
 pub use error::TournamentError;
 pub use model::{MAX_HANDICAP, Pairing, Player, PlayerId, Round, TableNo};

@@ -110,7 +110,14 @@ pub fn compute(
         .map(|(player, t)| line(player, t, &tallies, warnings))
         .collect();
     lines.sort_by(|a, b| compare(rules.system, a, b).then_with(|| a.player.cmp(&b.player)));
-    assign_places(rules.system, &mut lines);
+    crate::places::assign(
+        &mut lines,
+        |a, b| compare(rules.system, a, b),
+        |line, place, shared| {
+            line.place = place;
+            line.shared = shared;
+        },
+    );
     lines
 }
 
@@ -184,19 +191,4 @@ fn compare(system: System, a: &Standing, b: &Standing) -> Ordering {
         .cmp(&a.points)
         .then_with(|| second(b).total_cmp(&second(a)))
         .then_with(|| a.warnings.cmp(&b.warnings))
-}
-
-fn assign_places(system: System, lines: &mut [Standing]) {
-    let mut place = 1;
-    for i in 0..lines.len() {
-        if i > 0 && compare(system, &lines[i - 1], &lines[i]) != Ordering::Equal {
-            place = u32::try_from(i).unwrap_or(u32::MAX).saturating_add(1);
-        }
-        lines[i].place = place;
-    }
-    for i in 0..lines.len() {
-        let same = |j: usize| lines.get(j).is_some_and(|o| o.place == lines[i].place);
-        let shared = (i > 0 && same(i - 1)) || same(i + 1);
-        lines[i].shared = shared;
-    }
 }

@@ -19,6 +19,26 @@ fn game(round: u32, black: &str, white: &str, winner: Option<&str>) -> GameRecor
     }
 }
 
+/// Games written as "round black-white winner", comma-separated; `=` for a draw:
+/// `"1 A-B A, 1 C-D ="`.
+fn games(text: &str) -> Vec<GameRecord> {
+    text.split(',')
+        .map(|entry| {
+            let parts: Vec<&str> = entry.split_whitespace().collect();
+            let [round, pair, winner] = parts[..] else {
+                panic!("bad game {entry:?}");
+            };
+            let (black, white) = pair.split_once('-').expect("black-white");
+            let winner = (winner != "=").then_some(winner);
+            game(round.parse().expect("round"), black, white, winner)
+        })
+        .collect()
+}
+
+fn round_robin(games: &[GameRecord], warnings: &BTreeMap<PlayerId, u32>) -> Vec<Standing> {
+    compute(Rules::new(System::RoundRobin), games, &[], warnings)
+}
+
 fn warnings(list: &[(&str, u32)]) -> BTreeMap<PlayerId, u32> {
     list.iter().map(|(p, n)| (PlayerId::from(*p), *n)).collect()
 }
@@ -45,20 +65,8 @@ fn table(lines: &[Standing]) -> Vec<(u32, &str, u32, f64, f64, u32, bool)> {
 /// 胜者小分: A = B 4 + D 2 = 6; B = C 2 + D 2 = 4; C = A 4; D = C 2.
 #[test]
 fn round_robin_second_criterion_is_the_points_of_those_beaten() {
-    let games = [
-        game(1, "A", "B", Some("A")),
-        game(1, "C", "D", Some("D")),
-        game(2, "A", "C", Some("C")),
-        game(2, "B", "D", Some("B")),
-        game(3, "A", "D", Some("A")),
-        game(3, "B", "C", Some("B")),
-    ];
-    let lines = compute(
-        Rules::new(System::RoundRobin),
-        &games,
-        &[],
-        &BTreeMap::new(),
-    );
+    let games = games("1 A-B A, 1 C-D D, 2 A-C C, 2 B-D B, 3 A-D A, 3 B-C B");
+    let lines = round_robin(&games, &BTreeMap::new());
     let got: Vec<_> = table(&lines)
         .into_iter()
         .map(|(pl, p, pts, d, ..)| (pl, p, pts, d))
@@ -79,16 +87,9 @@ fn round_robin_second_criterion_is_the_points_of_those_beaten() {
 /// B is first on warnings; A and C share second (art. 27 C is the organiser's); D is fourth.
 #[test]
 fn round_robin_ties_go_to_fewer_warnings_then_are_shared() {
-    let games = [
-        game(1, "A", "B", Some("A")),
-        game(1, "C", "D", Some("C")),
-        game(2, "A", "C", Some("C")),
-        game(2, "B", "D", Some("B")),
-        game(3, "A", "D", Some("A")),
-        game(3, "B", "C", Some("B")),
-    ];
+    let games = games("1 A-B A, 1 C-D C, 2 A-C C, 2 B-D B, 3 A-D A, 3 B-C B");
     let w = warnings(&[("A", 1), ("C", 1)]);
-    let lines = compute(Rules::new(System::RoundRobin), &games, &[], &w);
+    let lines = round_robin(&games, &w);
     assert_eq!(
         table(&lines),
         vec![
@@ -104,17 +105,8 @@ fn round_robin_ties_go_to_fewer_warnings_then_are_shared() {
 /// 胜者小分: X = Z 2 + half of Y 1 = 2.5; Z = Y 1; Y = half of X 3 = 1.5.
 #[test]
 fn round_robin_counts_half_the_points_of_those_drawn() {
-    let games = [
-        game(1, "X", "Y", None),
-        game(2, "X", "Z", Some("X")),
-        game(3, "Z", "Y", Some("Z")),
-    ];
-    let lines = compute(
-        Rules::new(System::RoundRobin),
-        &games,
-        &[],
-        &BTreeMap::new(),
-    );
+    let games = games("1 X-Y =, 2 X-Z X, 3 Z-Y Z");
+    let lines = round_robin(&games, &BTreeMap::new());
     let got: Vec<_> = table(&lines)
         .into_iter()
         .map(|(_, p, pts, d, ..)| (p, pts, d))
@@ -139,28 +131,13 @@ fn round_robin_counts_half_the_points_of_those_drawn() {
 /// E fourth, B fifth; H 24 sixth; then F, then D.
 #[test]
 fn swiss_method_b_points_then_opponents_points_then_warnings() {
-    let games = [
-        game(1, "A", "B", Some("A")),
-        game(1, "C", "D", Some("C")),
-        game(1, "E", "F", Some("E")),
-        game(1, "G", "H", Some("G")),
-        game(2, "A", "C", Some("A")),
-        game(2, "E", "G", Some("G")),
-        game(2, "B", "D", Some("B")),
-        game(2, "F", "H", Some("F")),
-        game(3, "A", "G", Some("G")),
-        game(3, "C", "E", None),
-        game(3, "B", "F", Some("B")),
-        game(3, "D", "H", Some("H")),
-        game(4, "G", "B", Some("G")),
-        game(4, "A", "E", Some("A")),
-        game(4, "C", "H", Some("H")),
-        game(4, "D", "F", Some("D")),
-        game(5, "A", "F", Some("F")),
-        game(5, "B", "H", None),
-        game(5, "C", "G", Some("C")),
-        game(5, "D", "E", Some("E")),
-    ];
+    let games = games(
+        "1 A-B A, 1 C-D C, 1 E-F E, 1 G-H G, \
+         2 A-C A, 2 E-G G, 2 B-D B, 2 F-H F, \
+         3 A-G G, 3 C-E =, 3 B-F B, 3 D-H H, \
+         4 G-B G, 4 A-E A, 4 C-H H, 4 D-F D, \
+         5 A-F F, 5 B-H =, 5 C-G C, 5 D-E E",
+    );
     let w = warnings(&[("B", 2), ("E", 1), ("D", 3)]);
     let lines = compute(Rules::new(System::Swiss), &games, &[], &w);
     let got: Vec<_> = table(&lines)

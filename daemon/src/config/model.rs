@@ -144,6 +144,10 @@ pub struct RefereeDefaults {
     pub port_skew: Span,
     /// Infraction kinds (rules-digest.md ids) sanctioned without an arbiter; the rest are advised. Default none.
     pub auto_sanction: Vec<InfractionKind>,
+    /// The resignation signal (two own stones at one's lower-right corner, CN2002 终局):
+    /// `{ enabled = true, reach = 1 }` by default; `reach` is how many lines from the corner
+    /// point the stones may lie (0: the corner point only).
+    pub resignation_signal: goban_referee::end_signals::ResignationSignal,
 }
 
 impl Default for RefereeDefaults {
@@ -152,6 +156,7 @@ impl Default for RefereeDefaults {
             settle_time: Span(std::time::Duration::from_millis(300)),
             port_skew: Span(std::time::Duration::ZERO),
             auto_sanction: Vec::new(),
+            resignation_signal: goban_referee::end_signals::ResignationSignal::default(),
         }
     }
 }

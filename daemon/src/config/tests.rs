@@ -24,6 +24,28 @@ fn shipped_default_parses_with_api_values() {
 }
 
 #[test]
+fn the_resignation_signal_is_configured_under_referee() {
+    let config = parse(&build_minimal("")).expect("valid");
+    assert!(config.referee.resignation_signal.enabled);
+    assert_eq!(config.referee.resignation_signal.reach, 1);
+    let text = format!(
+        "[referee]\nresignation_signal = {{ enabled = false }}\n{}",
+        build_minimal("")
+    );
+    let config = parse(&text).expect("valid");
+    assert!(!config.referee.resignation_signal.enabled);
+    assert_eq!(
+        config.referee.resignation_signal.reach, 1,
+        "reach keeps its default"
+    );
+    let bad = format!(
+        "[referee]\nresignation_signal = {{ reach = 1, corner = \"left\" }}\n{}",
+        build_minimal("")
+    );
+    assert!(parse(&bad).is_err(), "unknown fields are refused");
+}
+
+#[test]
 fn missing_sections_take_defaults() {
     let config = parse(&build_minimal("")).expect("valid");
     assert_eq!(config.referee.settle_time.as_ms(), 300);

@@ -253,7 +253,8 @@ pub(crate) struct BoardState {
     /// SGF `RE` form with the margin in `result_unit`, e.g. `B+0.75` (stones, cn2002), `W+6.5`
     /// (points, jk), `B+R`, `W+T`; null while playing.
     result: Option<String>,
-    /// The count's result while counting, before the arbiter confirms it (same form as `result`).
+    /// The counted score during counting, or `B+R`/`W+R` while a resignation signal
+    /// (two own stones at one's lower-right corner) waits for the arbiter's `POST /result`.
     proposed_result: Option<String>,
     /// `stones` under cn2002 and historical (1 stone = 2 points), `points` under jk and ing.
     #[schema(example = "stones")]
@@ -264,6 +265,12 @@ pub(crate) struct BoardState {
     dead_stones: Vec<String>,
     /// The arbiter's seki rulings (`POST /seki`), by the stone that named each group.
     seki: Vec<SekiMark>,
+    /// The physical end signal waiting for the arbiter or the other player (CN2002), or null:
+    /// `{"signal": "resignation", "color", "points", "move_number"}`,
+    /// `{"signal": "agreed_end_proposed", "color", "move_number"}` or
+    /// `{"signal": "out_of_order", "zone", "stone", "move_number"}`.
+    #[schema(value_type = Option<Object>)]
+    end_signal: Option<Value>,
     /// Every arbiter action of the game, oldest first.
     audit: Vec<AuditEntry>,
 }

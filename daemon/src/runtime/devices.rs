@@ -66,6 +66,10 @@ pub(crate) fn frame_input(frame: &Frame) -> Option<Input> {
         Frame::Key { key, .. } => Input::ClockKey {
             key: clock_key(*key),
         },
+        Frame::Zone { black, white, .. } => Input::BoardZones {
+            black: reading(*black),
+            white: reading(*white),
+        },
         _ => return None,
     })
 }
@@ -157,6 +161,18 @@ mod tests {
             Some(Input::ClockPress { button: Button::R })
         );
         assert_eq!(frame_input(&Frame::Beat { ms: 3 }), None);
+        let zone = Frame::Zone {
+            ms: 7,
+            black: PointState::White,
+            white: PointState::Unknown,
+        };
+        assert_eq!(
+            frame_input(&zone),
+            Some(Input::BoardZones {
+                black: Reading::White,
+                white: Reading::Unknown,
+            })
+        );
     }
 
     #[test]

@@ -70,6 +70,7 @@ pub(crate) fn referee_config(board: &BoardConfig, defaults: &RefereeDefaults) ->
         time_control: board.time_control.parsed(),
         black: board.black.clone(),
         white: board.white.clone(),
+        resignation_signal: defaults.resignation_signal,
         ..RefereeConfig::default()
     }
 }

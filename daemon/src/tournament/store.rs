@@ -150,39 +150,35 @@ impl Store {
 
     /// The most recent round loaded.
     pub fn latest_round(&self) -> Result<Option<StoredRound>, StoreError> {
-        let row = self
-            .conn
-            .query_row(
-                "SELECT round_json, source, document FROM tournament_rounds ORDER BY round DESC LIMIT 1",
-                [],
-                |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?, r.get::<_, Option<String>>(2)?)),
-            )
-            .optional()?;
-        row.map(|(json, source, document)| {
-            Ok(StoredRound {
-                round: serde_json::from_str(&json)?,
-                source,
-                document,
-            })
-        })
-        .transpose()
+        self.one_round(
+            "SELECT round_json, source, document FROM tournament_rounds ORDER BY round DESC LIMIT 1",
+            [],
+        )
     }
 
     /// Round `number`, if it was loaded.
     pub fn round(&self, number: u32) -> Result<Option<StoredRound>, StoreError> {
+        self.one_round(
+            "SELECT round_json, source, document FROM tournament_rounds WHERE round = ?1",
+            params![number],
+        )
+    }
+
+    /// The round `sql` selects as (round_json, source, document), if any.
+    fn one_round(
+        &self,
+        sql: &str,
+        args: impl rusqlite::Params,
+    ) -> Result<Option<StoredRound>, StoreError> {
         let row = self
             .conn
-            .query_row(
-                "SELECT round_json, source, document FROM tournament_rounds WHERE round = ?1",
-                params![number],
-                |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, String>(1)?,
-                        r.get::<_, Option<String>>(2)?,
-                    ))
-                },
-            )
+            .query_row(sql, args, |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, Option<String>>(2)?,
+                ))
+            })
             .optional()?;
         row.map(|(json, source, document)| {
             Ok(StoredRound {
@@ -284,30 +280,17 @@ impl Store {
              FROM tournament_results ORDER BY round, table_no",
         )?;
         let rows = stmt.query_map([], |r| {
-            Ok((
-                r.get::<_, u32>(0)?,
-                r.get::<_, u32>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, String>(3)?,
-                r.get::<_, String>(4)?,
-                [r.get::<_, u32>(5)?, r.get::<_, u32>(6)?],
-                r.get::<_, Option<String>>(7)?,
-            ))
+            Ok(StoredResult {
+                round: r.get(0)?,
+                table: TableNo(r.get(1)?),
+                black: r.get(2)?,
+                white: r.get(3)?,
+                decision: decision_at(r, 4)?,
+                warnings: [r.get(5)?, r.get(6)?],
+                game: r.get(7)?,
+            })
         })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (round, table, black, white, decision, warnings, game) = row?;
-            out.push(StoredResult {
-                round,
-                table: TableNo(table),
-                black,
-                white,
-                decision: serde_json::from_str(&decision)?,
-                warnings,
-                game,
-            });
-        }
-        Ok(out)
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Pushes still owed, oldest round first.
@@ -317,24 +300,14 @@ impl Store {
              WHERE pushed_ms IS NULL ORDER BY round, table_no, target",
         )?;
         let rows = stmt.query_map([], |r| {
-            Ok((
-                r.get::<_, u32>(0)?,
-                r.get::<_, u32>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, String>(3)?,
-            ))
+            Ok(Push {
+                round: r.get(0)?,
+                table: TableNo(r.get(1)?),
+                target: r.get(2)?,
+                decision: decision_at(r, 3)?,
+            })
         })?;
-        let mut out = Vec::new();
-        for row in rows {
-            let (round, table, target, decision) = row?;
-            out.push(Push {
-                round,
-                table: TableNo(table),
-                target,
-                decision: serde_json::from_str(&decision)?,
-            });
-        }
-        Ok(out)
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Marks `push` done, unless a newer decision replaced it meanwhile.
@@ -356,4 +329,12 @@ impl Store {
         )?;
         Ok(())
     }
+}
+
+/// The decision stored as JSON in column `i`; a text that does not parse is a conversion error.
+fn decision_at(r: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Decision> {
+    let text: String = r.get(i)?;
+    serde_json::from_str(&text).map_err(|e| {
+        rusqlite::Error::FromSqlConversionFailure(i, rusqlite::types::Type::Text, Box::new(e))
+    })
 }

@@ -26,6 +26,8 @@ pub struct BoardModel {
     seq: Seq,
     /// Points lit by the host's last `$LED`.
     leds: Vec<Point>,
+    /// What lies in the off-board zones (v1.1 `ZONE`): Black's, then White's.
+    zones: [PointState; 2],
 }
 
 impl BoardModel {
@@ -38,7 +40,33 @@ impl BoardModel {
             stuck: BTreeMap::new(),
             seq: Seq(0),
             leds: Vec::new(),
+            zones: [PointState::Empty; 2],
         }
+    }
+
+    /// The v1.1 capabilities sent after HELLO: the simulated board echoes `$SYNC` and
+    /// reads its off-board zones (docs/protocol.md 10).
+    pub fn caps(&self) -> Frame {
+        Frame::Caps {
+            sync: true,
+            zones: true,
+        }
+    }
+
+    /// The `$ZONE` frame of the zones now.
+    pub fn zone_frame(&self, ms: u32) -> Frame {
+        let [black, white] = self.zones;
+        Frame::Zone { ms, black, white }
+    }
+
+    /// Stones put in or taken out of the off-board zones (Black's, White's); the `$ZONE`
+    /// frame to send when a reading changed.
+    pub fn set_zones(&mut self, black: PointState, white: PointState, ms: u32) -> Option<Frame> {
+        if self.zones == [black, white] {
+            return None;
+        }
+        self.zones = [black, white];
+        Some(self.zone_frame(ms))
     }
 
     /// Board size.
@@ -179,6 +207,29 @@ mod tests {
             }
         );
         assert!(board.apply(&[(40, PointState::Black)], 11).is_none());
+    }
+
+    #[test]
+    fn zones_are_announced_and_reported_on_change_only() {
+        let mut board = build_board(true);
+        assert!(matches!(board.caps(), Frame::Caps { zones: true, .. }));
+        let frame = board.set_zones(PointState::White, PointState::Empty, 9);
+        assert_eq!(
+            frame,
+            Some(Frame::Zone {
+                ms: 9,
+                black: PointState::White,
+                white: PointState::Empty
+            })
+        );
+        assert_eq!(
+            board.set_zones(PointState::White, PointState::Empty, 10),
+            None
+        );
+        assert!(
+            matches!(board.snap(11), Frame::Snap { seq: Seq(0), .. }),
+            "no counter used"
+        );
     }
 
     #[test]

@@ -148,9 +148,9 @@ impl PortTask {
             devices.reboot(kind);
             out.extend(devices.hello(kind).map(|f| (kind, f)));
             // v1.1: the capabilities right after the HELLO.
-            out.push((kind, Frame::Caps { sync: true }));
+            out.push((kind, devices.caps(kind)));
             if kind == DeviceKind::Board {
-                out.extend(devices.snap().map(|f| (kind, f)));
+                out.extend(devices.snap().into_iter().map(|f| (kind, f)));
             }
         }
         out
@@ -184,8 +184,8 @@ impl PortTask {
                 _ = beat.tick() => self.send_beats(&mut io).await,
                 _ = snap.tick() => {
                     if self.kinds.contains(&DeviceKind::Board) {
-                        let frame = self.lock().snap();
-                        if let Some(frame) = frame {
+                        let frames = self.lock().snap();
+                        for frame in frames {
                             self.send(&mut io, DeviceKind::Board, &frame).await;
                         }
                     }

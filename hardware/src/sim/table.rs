@@ -55,9 +55,21 @@ impl Devices {
         })
     }
 
-    pub(crate) fn snap(&mut self) -> Option<Frame> {
+    /// A SNAP, then (v1.1 `ZONE`) the zones' reading, which a snapshot refreshes too.
+    pub(crate) fn snap(&mut self) -> Vec<Frame> {
         let ms = self.ms(DeviceKind::Board);
-        Some(self.board.snap(ms))
+        vec![self.board.snap(ms), self.board.zone_frame(ms)]
+    }
+
+    /// The v1.1 capabilities of a device, sent right after its HELLO.
+    pub(crate) fn caps(&self, kind: DeviceKind) -> Frame {
+        match kind {
+            DeviceKind::Board => self.board.caps(),
+            DeviceKind::Clock => Frame::Caps {
+                sync: true,
+                zones: false,
+            },
+        }
     }
 
     /// Replies of the devices on a port to a host frame.
@@ -72,7 +84,7 @@ impl Devices {
             Frame::HelloQuery => {
                 for &kind in kinds {
                     out.extend(self.hello(kind).map(|f| (kind, f)));
-                    out.push((kind, Frame::Caps { sync: true }));
+                    out.push((kind, self.caps(kind)));
                 }
             }
             // v1.1: each device echoes with its own ms (docs/protocol.md).
@@ -83,7 +95,7 @@ impl Devices {
                 }
             }
             Frame::SnapQuery if has_board => {
-                out.extend(self.snap().map(|f| (DeviceKind::Board, f)))
+                out.extend(self.snap().into_iter().map(|f| (DeviceKind::Board, f)))
             }
             Frame::Led { points } if has_board => self.board.set_leds(points),
             _ if kinds.contains(&DeviceKind::Clock) => self.clock.handle_host(frame),
@@ -302,6 +314,13 @@ fn apply(devices: &mut Devices, act: Act) -> Option<(DeviceKind, PortMsg)> {
             devices
                 .board
                 .apply(&changes, ms)
+                .map(|f| (board, PortMsg::Frame(board, f)))
+        }
+        Act::Zones { black, white } => {
+            let ms = devices.ms(board);
+            devices
+                .board
+                .set_zones(black, white, ms)
                 .map(|f| (board, PortMsg::Frame(board, f)))
         }
         Act::Stuck { point, state } => {

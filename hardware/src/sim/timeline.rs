@@ -13,6 +13,14 @@ pub enum Act {
         /// `(point index, new state)` pairs.
         changes: Vec<(u16, PointState)>,
     },
+    /// Stones put in or taken out of the off-board zones (v1.1 `ZONE`, docs/protocol.md
+    /// 10.2): the agreed end of CN2002 puts a stone of the opponent's colour in one's own.
+    Zones {
+        /// What lies in the zone at Black's lower right.
+        black: PointState,
+        /// What lies in the zone at White's lower right.
+        white: PointState,
+    },
     /// A sensor sticks at a reading (`Some`) or recovers (`None`).
     Stuck {
         /// Point index.

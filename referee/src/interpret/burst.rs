@@ -10,6 +10,9 @@ use crate::referee::Referee;
 impl Referee {
     /// More than one new stone in one quiet state.
     pub(super) fn on_burst(&mut self, diff: &Diff) -> bool {
+        if self.read_resignation_burst(diff) {
+            return true;
+        }
         let mut order: Vec<(usize, Color)> = diff.added.clone();
         // Stones that persist into the quiet board, in the order they arrived (igoki `infer-moves`).
         order.sort_by_key(|&(p, _)| (self.changed_at[p], p));

@@ -30,6 +30,9 @@ impl Referee {
         let Some(to_move) = self.game.as_ref().map(|m| m.game.to_move()) else {
             return false;
         };
+        if s != to_move && self.read_resignation_second_stone(x, s) {
+            return true;
+        }
         if s != to_move {
             return self.on_stone_out_of_turn(x, s, to_move);
         }

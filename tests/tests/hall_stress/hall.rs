@@ -341,6 +341,11 @@ impl Hall {
                     self.send_frame(at, frame);
                 }
             }
+            Act::Zones { black, white } => {
+                if let Some(frame) = self.board.set_zones(black, white, 0) {
+                    self.send_frame(at, frame);
+                }
+            }
             Act::Press { button } => {
                 let button = match button {
                     goban_protocol::Button::L => Button::L,

@@ -33,17 +33,8 @@ const KNOWN_FAILING: &[&str] = &[
     "pace 0.25 s/move",
     "pace 0.50 s/move",
     "board unplugged 1-10 s",
-    "chatter 2-10 Hz 5-30 s, empty point",
-    "chatter 2-10 Hz 5-30 s, on a stone",
     "chatter 2-10 Hz 5-30 s, next to move",
     "board joins mid-game",
-    "double move corrected 0.3-3 s",
-    "skew board +150 ms",
-    "skew board +200 ms",
-    "skew board +250 ms",
-    "3 games, not cleared",
-    "3 games, cleared, 2nd handicap",
-    "3 games, not cleared, 2nd handicap",
 ];
 
 fn games_per_scenario() -> usize {

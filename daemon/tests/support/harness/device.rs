@@ -22,6 +22,8 @@ struct Model {
     seq: u32,
     started: Instant,
     serial: String,
+    /// v1.1 capabilities announced after each HELLO (`$CAPS`), e.g. `ZONE`.
+    caps: Option<String>,
 }
 
 impl Model {
@@ -31,10 +33,15 @@ impl Model {
     }
 
     fn hello(&self) -> Vec<u8> {
-        match self.size {
+        let mut out = match self.size {
             Some(size) => frame(&format!("HELLO,BOARD,1,{size},e2e-1,{}", self.serial)),
             None => frame(&format!("HELLO,CLOCK,1,e2e-1,{}", self.serial)),
+        };
+        if let Some(caps) = &self.caps {
+            // docs/protocol.md 10: the capabilities right after every HELLO.
+            out.extend(frame(&format!("CAPS,{caps}")));
         }
+        out
     }
 
     fn snap(&mut self) -> Vec<u8> {
@@ -70,15 +77,20 @@ pub(crate) struct Device {
 impl Device {
     /// A 9x9 (or `size`) sensor board, all points empty; it sends HELLO and SNAP at once.
     pub(crate) fn board(size: usize) -> Self {
-        Self::open(Some(size), "E2E-B-1")
+        Self::open(Some(size), "E2E-B-1", None)
+    }
+
+    /// A board that reads its off-board zones (v1.1 `ZONE`, docs/protocol.md 10.2).
+    pub(crate) fn board_with_zones(size: usize) -> Self {
+        Self::open(Some(size), "E2E-B-1", Some("ZONE"))
     }
 
     /// A clock; it sends HELLO at once.
     pub(crate) fn clock() -> Self {
-        Self::open(None, "E2E-C-1")
+        Self::open(None, "E2E-C-1", None)
     }
 
-    fn open(size: Option<usize>, serial: &str) -> Self {
+    fn open(size: Option<usize>, serial: &str, caps: Option<&str>) -> Self {
         let pty = PtyDevice::open().expect("open a pseudo-terminal");
         let path = pty.path().to_path_buf();
         let points = vec![b'.'; size.map_or(0, |s| s * s)];
@@ -88,6 +100,7 @@ impl Device {
             seq: 0,
             started: Instant::now(),
             serial: serial.into(),
+            caps: caps.map(str::to_owned),
         }));
         let (out, rx) = mpsc::unbounded_channel();
         let cancel = CancellationToken::new();
@@ -134,6 +147,21 @@ impl Device {
             let out = frame(&format!("DIFF,{},{},{}", m.seq, m.ms(), body.join(";")));
             m.seq = m.seq.wrapping_add(1);
             out
+        };
+        self.send(bytes);
+    }
+
+    /// Board (v1.1 `ZONE`): what lies in the zones at Black's and White's lower right
+    /// (`b'.'`, `b'B'`, `b'W'`), one `$ZONE` frame.
+    pub(crate) fn zones(&self, black: u8, white: u8) {
+        let bytes = {
+            let m = self.model.lock().expect("device model");
+            frame(&format!(
+                "ZONE,{},{}{}",
+                m.ms(),
+                black as char,
+                white as char
+            ))
         };
         self.send(bytes);
     }

@@ -1,0 +1,221 @@
+//! The physical end signals read on the table: the resignation stones at a corner, the zone stones of the agreed end, and the arbiter's confirmation.
+
+use goban_rules::{Color, GameResult, WinBy};
+
+use crate::end_signals::{AgreedEnd, EndSignal, EndStep, ZoneReader, near_own_corner};
+use crate::event::EventKind;
+use crate::go;
+use crate::input::{ArbiterCommand, Reading};
+use crate::interpret::Diff;
+use crate::referee::Referee;
+use crate::state::Phase;
+
+/// The end signals of the game in progress (reset when a new game starts).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Ending {
+    /// The off-board zones, debounced (physical: they outlive a game).
+    pub(crate) zones: ZoneReader,
+    /// The game these signals belong to (`Referee::games_started`).
+    game: u32,
+    agreed: AgreedEnd,
+    /// Moves played when the agreed end was proposed.
+    agreed_at: u32,
+    /// The signal the state shows.
+    pub(crate) signal: Option<EndSignal>,
+    /// The points of a resignation proposal, with the colour.
+    stones: Vec<(usize, Color)>,
+}
+
+impl Referee {
+    /// The end signals of the current game, fresh for a new game.
+    fn ending(&mut self) -> &mut Ending {
+        if self.ending.game != self.games_started {
+            let zones = self.ending.zones.clone();
+            self.ending = Ending {
+                zones,
+                game: self.games_started,
+                ..Ending::default()
+            };
+        }
+        &mut self.ending
+    }
+
+    /// The signal the state shows, if it belongs to the current game.
+    pub(crate) fn end_signal(&self) -> Option<EndSignal> {
+        (self.ending.game == self.games_started)
+            .then(|| self.ending.signal.clone())
+            .flatten()
+    }
+
+    /// Several new stones with no press: two of one colour at their owner's lower-right
+    /// corner propose a resignation ("认输就是将两个自己的棋子放在右下角") instead of a
+    /// double move. Two stones of one colour are never a legal sequence, so no move explains them.
+    pub(crate) fn read_resignation_burst(&mut self, diff: &Diff) -> bool {
+        let Some(m) = &self.game else { return false };
+        let pressed = m.pending_press.is_some() || !m.held.is_empty();
+        if !diff.removed.is_empty() || !diff.changed.is_empty() {
+            return false;
+        }
+        let appeared: Vec<(u16, Color)> = diff
+            .added
+            .iter()
+            .filter_map(|&(p, c)| Some((u16::try_from(p).ok()?, c)))
+            .collect();
+        let signal = self.config.resignation_signal;
+        let size = self.size.lines();
+        let Some(color) =
+            crate::end_signals::resignation_proposal(size, &appeared, pressed, false, signal)
+        else {
+            return false;
+        };
+        self.propose_resignation(color, diff.added.iter().map(|a| a.0).collect());
+        true
+    }
+
+    /// A second stone of the player who just placed one, both at that player's corner and
+    /// no press in between: the first was not a move but half of the resignation signal.
+    pub(crate) fn read_resignation_second_stone(&mut self, x: usize, s: Color) -> bool {
+        let signal = self.config.resignation_signal;
+        let size = self.size.lines();
+        let Some(m) = &self.game else { return false };
+        let Some((c, r)) = m.last_stone() else {
+            return false;
+        };
+        let near =
+            |p: usize| u16::try_from(p).is_ok_and(|p| near_own_corner(size, p, s, signal.reach));
+        let unpressed = m.provisional && m.pending_press.is_none() && m.held.is_empty();
+        if !signal.enabled || c != s || !unpressed || !near(r) || !near(x) {
+            return false;
+        }
+        self.withdraw_last_move(r);
+        self.propose_resignation(s, vec![r, x]);
+        true
+    }
+
+    fn propose_resignation(&mut self, color: Color, points: Vec<usize>) {
+        let size = self.size;
+        let Some(m) = self.game.as_mut() else { return };
+        for &p in &points {
+            // The stones are the signal, not moves: no second reading of them.
+            m.known.insert(p, go::reading_of(color));
+        }
+        let result = GameResult::Win {
+            winner: color.opponent(),
+            by: WinBy::Resignation,
+        }
+        .to_rules_string();
+        m.proposed = Some(result.clone());
+        let move_number = m.move_count();
+        let ending = self.ending();
+        ending.stones = points.iter().map(|&p| (p, color)).collect();
+        ending.signal = Some(EndSignal::Resignation {
+            color,
+            points: points.iter().map(|&p| go::name(p, size)).collect(),
+            move_number,
+        });
+        self.emit(EventKind::Result {
+            result,
+            is_final: false,
+        });
+    }
+
+    /// After a quiet reading: a resignation proposal lapses once a stone of it is lifted or
+    /// play went on; the proposed result goes with it.
+    pub(crate) fn review_end_signal(&mut self) {
+        let Some(EndSignal::Resignation { move_number, .. }) = self.end_signal() else {
+            return;
+        };
+        let Some(m) = &self.game else { return };
+        let playing = matches!(m.phase, Phase::Playing | Phase::Paused);
+        let lifted = self.ending.stones.iter().any(|&(p, c)| {
+            self.physical[p] != go::reading_of(c) && self.physical[p] != Reading::Unknown
+        });
+        if playing && !lifted && m.move_count() == move_number {
+            return;
+        }
+        if let Some(m) = self.game.as_mut()
+            && playing
+        {
+            m.proposed = None;
+        }
+        self.ending().signal = None;
+        self.ending().stones.clear();
+        self.emit(EventKind::StateChanged);
+    }
+
+    /// While a resignation proposal stands, `confirm_result`, or the proposed result set
+    /// without `force`, confirms it: the arbiter's act is recorded as the result it sets.
+    pub(crate) fn confirming_resignation(&self, command: ArbiterCommand) -> ArbiterCommand {
+        let playing = self
+            .game
+            .as_ref()
+            .is_some_and(|m| matches!(m.phase, Phase::Playing | Phase::Paused));
+        let Some(EndSignal::Resignation { color, .. }) = self.end_signal().filter(|_| playing)
+        else {
+            return command;
+        };
+        let proposed = GameResult::Win {
+            winner: color.opponent(),
+            by: WinBy::Resignation,
+        }
+        .to_rules_string();
+        let confirms = match &command {
+            ArbiterCommand::ConfirmResult => true,
+            ArbiterCommand::SetResult { result, .. } => result.trim() == proposed,
+            _ => false,
+        };
+        if !confirms {
+            return command;
+        }
+        ArbiterCommand::SetResult {
+            result: proposed,
+            force: true,
+        }
+    }
+
+    /// A `$ZONE` reading (Black's zone, White's zone).
+    pub(crate) fn handle_zones(&mut self, black: Reading, white: Reading) {
+        let now = self.now;
+        self.ending.zones.handle_reading(now, [black, white]);
+    }
+
+    /// The zones' readings settled: stones put in a zone are the agreed-end signals
+    /// ("先由轮走方，后是对方以异色棋子一枚放于己方棋盘右下角的线外").
+    pub(crate) fn handle_zones_due(&mut self) {
+        let appeared = self.ending.zones.settle();
+        for (zone, stone) in appeared {
+            self.on_zone_stone(zone, stone);
+        }
+    }
+
+    fn on_zone_stone(&mut self, zone: Color, stone: Color) {
+        let Some(m) = &self.game else { return };
+        if m.phase != Phase::Playing {
+            return;
+        }
+        let (to_move, move_number) = (m.game.to_move(), m.move_count());
+        let ending = self.ending();
+        // CN2002 21.1: play went on since the first signal; it lapsed.
+        if ending.agreed.pending().is_some() && ending.agreed_at != move_number {
+            ending.agreed.handle_move();
+        }
+        let step = ending.agreed.handle_zone(zone, stone, to_move);
+        ending.signal = match step {
+            EndStep::Proposed(color) => {
+                ending.agreed_at = move_number;
+                Some(EndSignal::AgreedEndProposed { color, move_number })
+            }
+            EndStep::Agreed => None,
+            EndStep::WrongOrder => Some(EndSignal::OutOfOrder {
+                zone,
+                stone,
+                move_number,
+            }),
+        };
+        if step == EndStep::Agreed {
+            // Both signalled in order: the game is finished and counted (CN2002 7, 21).
+            self.enter_counting();
+        }
+        self.emit(EventKind::StateChanged);
+    }
+}
