@@ -66,19 +66,10 @@ impl Drop for Gtp {
 }
 
 fn two_pass_games(root: &Path, skip: usize, limit: usize) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut stack = vec![root.join("gnugo-regression/games"), root.join("ai-19x19")];
-    while let Some(dir) = stack.pop() {
-        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "sgf") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
+    let files = common::sgf_files::sgf_files(&[
+        &root.join("gnugo-regression/games"),
+        &root.join("ai-19x19"),
+    ]);
     files
         .into_iter()
         .filter(|p| {
