@@ -131,6 +131,13 @@ impl Board {
         }
     }
 
+    /// The empty board of `size`, made once per size for the life of the program.
+    pub(crate) fn empty(size: BoardSize) -> &'static Self {
+        static EMPTY: [OnceLock<Board>; BoardSize::MAX as usize + 1] =
+            [const { OnceLock::new() }; BoardSize::MAX as usize + 1];
+        EMPTY[usize::from(size.lines())].get_or_init(|| Self::new(size))
+    }
+
     /// The board size.
     #[must_use]
     pub const fn size(&self) -> BoardSize {
@@ -318,6 +325,22 @@ impl Board {
             if self.at.cells[ix(q)] == them && self.at.libs[ix(head)] == 0 {
                 self.remove_chain_at(head, captured);
             }
+        }
+    }
+
+    /// Plays a stone whose [`Board::probe`] on this very position is `probe`: the chains it
+    /// names are the ones left without liberty, so no neighbour needs looking at again.
+    #[inline]
+    pub(crate) fn play_probed(
+        &mut self,
+        p: Point,
+        color: Color,
+        probe: &Probe,
+        captured: &mut Vec<Point>,
+    ) {
+        self.place_and_merge(p.0, color);
+        for &head in probe.captured_heads() {
+            self.remove_chain_at(head, captured);
         }
     }
 

@@ -36,7 +36,9 @@ pub enum GameState {
 #[derive(Clone, Debug)]
 pub struct Game {
     pub(crate) setup: GameSetup,
-    initial: Board,
+    /// The position before the first move; `None` for an empty board (most games), which
+    /// saves a board copy per game.
+    initial: Option<Board>,
     first: Color,
     pub(crate) board: Board,
     moves: Vec<MoveRecord>,
@@ -103,7 +105,8 @@ impl Game {
         let key = position_key(setup.ko_rule, board.hash(), first);
         Self {
             setup,
-            initial: board.clone(),
+            initial: (board.stone_count(Color::Black) + board.stone_count(Color::White) > 0)
+                .then(|| board.clone()),
             first,
             board,
             moves: Vec::with_capacity(384),
@@ -128,7 +131,7 @@ impl Game {
             ));
         }
         handicap::check_free_handicap(self.setup.size, self.setup.handicap, points)?;
-        let mut board = self.initial.clone();
+        let mut board = self.initial_board().clone();
         for &p in points {
             board.put_setup_stone(p, Color::Black);
         }
@@ -150,8 +153,11 @@ impl Game {
 
     /// The position before the first move (handicap or 座子 stones included).
     #[must_use]
-    pub const fn initial_board(&self) -> &Board {
-        &self.initial
+    pub fn initial_board(&self) -> &Board {
+        match &self.initial {
+            Some(board) => board,
+            None => Board::empty(self.setup.size),
+        }
     }
 
     /// Who moved (or moves) first.
@@ -286,11 +292,11 @@ impl Game {
     /// # Errors
     /// The [`Illegal`] reason; the game is unchanged.
     pub fn play_move(&mut self, color: Color, mv: Move) -> Result<&MoveRecord, Illegal> {
-        let captures = self
+        let probe = self
             .check_turn(color)
-            .and_then(|()| self.capture_count(color, mv))
+            .and_then(|()| self.legal_probe(color, mv))
             .map_err(|r| self.refuse(r, color, mv))?;
-        Ok(self.apply(color, mv, false, captures))
+        Ok(self.apply(color, mv, false, probe))
     }
 
     /// Plays `mv` for `color` even out of turn (recording a double move, CN2002 17.2);
@@ -299,22 +305,20 @@ impl Game {
     /// # Errors
     /// The [`Illegal`] reason; the game is unchanged.
     pub fn play_as(&mut self, color: Color, mv: Move) -> Result<Vec<Point>, Illegal> {
-        let captures = self
+        let probe = self
             .check_open()
-            .and_then(|()| self.capture_count(color, mv))
+            .and_then(|()| self.legal_probe(color, mv))
             .map_err(|r| self.refuse(r, color, mv))?;
         let out_of_turn = color != self.to_move();
-        Ok(self
-            .apply(color, mv, out_of_turn, captures)
-            .captured
-            .to_vec())
+        Ok(self.apply(color, mv, out_of_turn, probe).captured.to_vec())
     }
 
-    /// How many stones `mv` would capture in a game known to be open, or why it is illegal.
-    fn capture_count(&self, color: Color, mv: Move) -> Result<usize, IllegalReason> {
+    /// What the stone of `mv` would capture (`None` for a pass) in a game known to be open,
+    /// or why it is illegal.
+    fn legal_probe(&self, color: Color, mv: Move) -> Result<Option<Probe>, IllegalReason> {
         match mv {
-            Move::Play(p) => Ok(usize::from(self.probe_stone(color, p)?.n_stones)),
-            Move::Pass => Ok(0),
+            Move::Play(p) => self.probe_stone(color, p).map(Some),
+            Move::Pass => Ok(None),
         }
     }
 
@@ -326,7 +330,7 @@ impl Game {
         }
         let mut moves = std::mem::take(&mut self.moves);
         let last = moves.pop()?;
-        self.board = self.initial.clone();
+        self.board = self.initial_board().clone();
         self.prisoners = [0; 2];
         self.ko = None;
         self.consecutive_passes = 0;
@@ -338,8 +342,7 @@ impl Game {
         ));
         self.moves.reserve(moves.len());
         for m in moves {
-            let captures = m.captured.len();
-            _ = self.apply(m.color, m.mv, m.out_of_turn, captures);
+            _ = self.apply(m.color, m.mv, m.out_of_turn, None);
         }
         Some(last)
     }
@@ -392,19 +395,26 @@ impl Game {
         Ok(probe)
     }
 
-    /// Applies a move already checked legal.
-    /// `captures` is the number of stones it captures: the list is allocated once, at its
-    /// size (and not at all for the many moves that capture nothing).
-    fn apply(&mut self, color: Color, mv: Move, out_of_turn: bool, captures: usize) -> &MoveRecord {
+    /// Applies a move already checked legal. `probe` is the legality probe of its stone,
+    /// when there is one: it already names the chains the stone captures.
+    fn apply(
+        &mut self,
+        color: Color,
+        mv: Move,
+        out_of_turn: bool,
+        probe: Option<Probe>,
+    ) -> &MoveRecord {
         let captured = &mut self.scratch;
         captured.clear();
-        captured.reserve(captures);
         self.ko = None;
         match mv {
             Move::Pass => self.consecutive_passes = self.consecutive_passes.saturating_add(1),
             Move::Play(p) => {
                 self.consecutive_passes = 0;
-                self.board.play_unchecked(p, color, captured);
+                match probe {
+                    Some(probe) => self.board.play_probed(p, color, &probe, captured),
+                    None => self.board.play_unchecked(p, color, captured),
+                }
                 captured.sort_unstable();
                 if let [single] = captured[..]
                     && self.board.is_lone_stone_in_atari(p)

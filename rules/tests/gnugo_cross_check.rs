@@ -3,8 +3,9 @@
 //!
 //! Run: `apt-get install -y gnugo`, then
 //! `GOBAN_CORPUS=$PWD/../shared/corpus cargo test -p goban-rules --test gnugo_cross_check -- --ignored --nocapture`
-//! (`GNUGO_MAX_GAMES` limits the number of games, default 40; `GNUGO_SKIP_GAMES` skips the
-//! first ones in path order).
+//! Every finished game of the corpus by default (issue 11: the full cross-check);
+//! `GNUGO_MAX_GAMES` limits the number of games and `GNUGO_SKIP_GAMES` skips the first ones
+//! in path order, to split a run.
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
@@ -112,7 +113,10 @@ fn compare_counts_with_gnugo() {
             .and_then(|v| v.parse().ok())
             .unwrap_or(default)
     };
-    let (skip, limit) = (env("GNUGO_SKIP_GAMES", 0), env("GNUGO_MAX_GAMES", 40));
+    let (skip, limit) = (
+        env("GNUGO_SKIP_GAMES", 0),
+        env("GNUGO_MAX_GAMES", usize::MAX),
+    );
     let (mut agree, mut total) = (0, 0);
     for path in two_pass_games(&root, skip, limit) {
         let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
