@@ -128,7 +128,10 @@ mod tests {
 
     #[test]
     fn small_and_large_captures_read_back_the_same() {
-        assert_eq!(std::mem::size_of::<Captures>(), std::mem::size_of::<Vec<Point>>());
+        assert_eq!(
+            std::mem::size_of::<Captures>(),
+            std::mem::size_of::<Vec<Point>>()
+        );
         for n in [0, 1, 7, 8, 40] {
             let v = points(n);
             let c = Captures::from(v.clone());
