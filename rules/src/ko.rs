@@ -22,7 +22,7 @@ pub(crate) fn position_key(rule: KoRule, stones_hash: u64, to_move: Color) -> u6
 }
 
 /// Every position key so far, in order, with a filter of the keys seen.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub(crate) struct History {
     /// `keys[i]` is the key after move `i` (0 = the start).
     keys: Vec<u64>,
@@ -72,6 +72,13 @@ impl History {
     /// The number of positions recorded (moves + 1).
     pub(crate) fn len(&self) -> usize {
         self.keys.len()
+    }
+}
+
+impl std::fmt::Debug for History {
+    /// The keys alone: the filter is derived from them, and 256 words long.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("History").field("keys", &self.keys).finish()
     }
 }
 
