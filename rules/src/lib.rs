@@ -12,7 +12,9 @@
 //!   [`Board::from_wire_text`] in the wire protocol's `.BW` form.
 //! - [`Game`]: turn order, [`Game::check`], [`Game::preview`] (what a stone would capture,
 //!   or why it is illegal, without playing), [`Game::play`], [`Game::play_as`] (out of turn,
-//!   for double moves, CN2002 17.2), [`Game::undo`], passes, resignation, results.
+//!   for double moves, CN2002 17.2), [`Game::play_move`] (no allocation: the new
+//!   [`MoveRecord`] borrowed, its [`Captures`] inline), [`Game::undo`], passes,
+//!   resignation, results.
 //! - [`Illegal`]: a refused move, with its colour, its point and the [`IllegalReason`];
 //!   [`RulesError`]: every other failure. [`Point::display`] and [`Move::display`] name
 //!   points for people ("D4"): a `Point` alone does not know its board size.
