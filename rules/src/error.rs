@@ -94,7 +94,7 @@ impl IllegalReason {
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum RulesError {
     /// A move was refused by the rules.
-    #[error("illegal move: {0}")]
+    #[error(transparent)]
     Illegal(#[from] Illegal),
     /// A board size outside 2..=25.
     #[error("board size {0} is not supported (2..=25)")]
