@@ -4,6 +4,7 @@
 //! capture-heavy games generated reproducibly (fixed seed) by `goban-rules` itself.
 //!
 //! Run: `GOBAN_CORPUS=$PWD/../shared/corpus cargo bench -p goban-rules --bench replay`.
+//! Profile: see `REPLAY_PROFILE` below and `docs/performance.md`.
 
 use std::hint::black_box;
 use std::path::Path;
@@ -12,6 +13,10 @@ use std::time::{Duration, Instant};
 use criterion::{Criterion, Throughput};
 use goban_rules::sgf::read_sgf;
 use goban_rules::{BoardSize, Color, Game, GameSetup, KoRule, Move, Point, Ruleset};
+use nix::time::{ClockId, clock_gettime};
+
+#[path = "../tests/common/sgf_files.rs"]
+mod sgf_files;
 
 type Record = Vec<(Color, Move)>;
 
@@ -25,19 +30,7 @@ struct Corpus {
 /// both engines see strict alternation); records with setup stones or illegal moves are
 /// left out.
 fn load_dir(dir: &Path) -> Vec<Record> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for e in std::fs::read_dir(d).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "sgf") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
+    let files = sgf_files::sgf_files(&[dir]);
     let mut records = Vec::new();
     for path in files {
         let Ok(bytes) = std::fs::read(&path) else {
@@ -126,7 +119,7 @@ fn replay_ours(records: &[Record]) -> usize {
             if g.is_over() {
                 let _ = g.resume();
             }
-            if g.play(color, mv).is_ok() {
+            if g.play_move(color, mv).is_ok() {
                 played += 1;
             }
         }
@@ -161,40 +154,95 @@ fn replay_goban(records: &[Record]) -> usize {
     played
 }
 
-/// Moves per second of `f` over at least `budget`.
-fn rate(records: &[Record], budget: Duration, f: fn(&[Record]) -> usize) -> f64 {
-    let start = Instant::now();
-    let mut moves = 0;
-    while start.elapsed() < budget {
-        moves += f(records);
-    }
-    moves as f64 / start.elapsed().as_secs_f64()
+/// Throughput of one engine on one corpus, in moves per second.
+struct Rate {
+    /// Moves over the CPU time of this thread: the cost of the replay itself, whatever else
+    /// the shared machine runs at the same time.
+    cpu: f64,
+    /// Moves over the wall time of the fastest round: the round least disturbed by others.
+    best_wall: f64,
 }
 
-fn corpora() -> Option<Vec<Corpus>> {
+/// CPU time used by this thread so far.
+fn thread_cpu() -> Duration {
+    clock_gettime(ClockId::CLOCK_THREAD_CPUTIME_ID).map_or(Duration::ZERO, Duration::from)
+}
+
+/// The rate of `f` over rounds run for at least `budget` of wall time (three at least).
+fn rate(records: &[Record], budget: Duration, f: fn(&[Record]) -> usize) -> Rate {
+    let (start, cpu_start) = (Instant::now(), thread_cpu());
+    let (mut moves, mut rounds, mut best_wall) = (0, 0, 0.0_f64);
+    while start.elapsed() < budget || rounds < 3 {
+        let t = Instant::now();
+        let n = f(records);
+        best_wall = best_wall.max(n as f64 / t.elapsed().as_secs_f64());
+        moves += n;
+        rounds += 1;
+    }
+    Rate {
+        cpu: moves as f64 / (thread_cpu() - cpu_start).as_secs_f64(),
+        best_wall,
+    }
+}
+
+/// The corpora whose name `keep` accepts.
+fn corpora(keep: impl Fn(&str) -> bool) -> Option<Vec<Corpus>> {
     let Some(root) = std::env::var_os("GOBAN_CORPUS") else {
         eprintln!("replay bench: skipped, GOBAN_CORPUS is not set");
         return None;
     };
     let root = Path::new(&root);
-    Some(vec![
-        Corpus {
+    let mut out = Vec::new();
+    if keep("ai-19x19") {
+        out.push(Corpus {
             name: "ai-19x19",
             records: load_dir(&root.join("ai-19x19")),
-        },
-        Corpus {
+        });
+    }
+    if keep("gnugo-regression-19x19") {
+        out.push(Corpus {
             name: "gnugo-regression-19x19",
             records: load_dir(&root.join("gnugo-regression")),
-        },
-        Corpus {
+        });
+    }
+    if keep("synthetic-captures") {
+        out.push(Corpus {
             name: "synthetic-captures",
             records: synthetic(100, 600),
-        },
-    ])
+        });
+    }
+    Some(out)
+}
+
+/// `REPLAY_PROFILE=<corpus>`: replays that corpus `PROFILE_ROUNDS` times with goban-rules
+/// alone, for `valgrind --tool=callgrind --toggle-collect='*replay_ours*'`; instructions
+/// per move are the collected total over the moves printed.
+const PROFILE_ROUNDS: usize = 10;
+
+fn profile(name: &str) {
+    let Some(corpora) = corpora(|n| n == name) else {
+        return;
+    };
+    for corpus in &corpora {
+        let cpu = thread_cpu();
+        let moves: usize = (0..PROFILE_ROUNDS)
+            .map(|_| replay_ours(&corpus.records))
+            .sum();
+        let secs = (thread_cpu() - cpu).as_secs_f64();
+        println!(
+            "{}: {moves} moves replayed ({PROFILE_ROUNDS} rounds) in {secs:.3} s of CPU",
+            corpus.name
+        );
+    }
 }
 
 fn main() {
-    let Some(corpora) = corpora() else { return };
+    if let Ok(name) = std::env::var("REPLAY_PROFILE") {
+        return profile(&name);
+    }
+    let Some(corpora) = corpora(|_| true) else {
+        return;
+    };
     let mut c = Criterion::default().configure_from_args().sample_size(10);
     for corpus in &corpora {
         let total: usize = corpus.records.iter().map(Vec::len).sum();
@@ -216,17 +264,22 @@ fn main() {
         group.finish();
     }
     c.final_summary();
-    println!("| corpus | goban-rules moves/s | goban moves/s | ratio |");
+    println!(
+        "| corpus | goban-rules moves/s (CPU time / best round) | goban moves/s (CPU / best) | ratio (CPU / best) |"
+    );
     println!("| --- | --- | --- | --- |");
     for corpus in &corpora {
         let ours = rate(&corpus.records, Duration::from_secs(3), replay_ours);
         let theirs = rate(&corpus.records, Duration::from_secs(3), replay_goban);
         println!(
-            "| {} | {:.2} M | {:.2} M | {:.1}x |",
+            "| {} | {:.2} M / {:.2} M | {:.3} M / {:.3} M | {:.1}x / {:.1}x |",
             corpus.name,
-            ours / 1e6,
-            theirs / 1e6,
-            ours / theirs
+            ours.cpu / 1e6,
+            ours.best_wall / 1e6,
+            theirs.cpu / 1e6,
+            theirs.best_wall / 1e6,
+            ours.cpu / theirs.cpu,
+            ours.best_wall / theirs.best_wall
         );
     }
 }

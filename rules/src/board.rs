@@ -4,7 +4,14 @@
 //! without liberties are removed. Each chain is a ring of points (`next`) with a head
 //! (`head`); the head stores the chain's length and its pseudo-liberties (the number of
 //! stone/empty adjacencies, which is zero exactly when the chain has no liberty). A move
-//! costs a handful of array writes; nothing is copied.
+//! costs a handful of array writes; nothing is copied and nothing is allocated.
+//!
+//! The per-point arrays have a fixed power-of-two length ([`SLOTS`]) and every index is
+//! masked with `SLOTS - 1` ([`ix`]): the compiler then knows each access is in bounds and
+//! emits no check, which is a large share of the cost of a move (see
+//! `docs/performance.md`).
+
+use std::sync::OnceLock;
 
 use crate::{BoardSize, Color, Point, zobrist};
 
@@ -12,6 +19,17 @@ pub(crate) const EMPTY: u8 = 0;
 const BLACK: u8 = 1;
 const WHITE: u8 = 2;
 pub(crate) const OFF: u8 = 3;
+
+/// Length of the per-point arrays: a power of two above the largest board (25 x 25 points
+/// and one sentinel).
+const SLOTS: usize = 1024;
+
+/// A point index as an array index, masked so that it is provably below [`SLOTS`]. Indices
+/// of this module are always below `size * size + 1`, so the mask never changes them.
+#[inline(always)]
+const fn ix(q: u16) -> usize {
+    q as usize & (SLOTS - 1)
+}
 
 pub(crate) const fn code(color: Color) -> u8 {
     match color {
@@ -34,11 +52,11 @@ pub(crate) struct Probe {
     /// Heads of the opponent chains that would be captured (at most four).
     pub(crate) heads: [u16; 4],
     /// How many entries of `heads` are used.
-    pub(crate) n_heads: usize,
-    /// Stones those chains hold in all.
-    pub(crate) n_stones: usize,
+    pub(crate) n_heads: u8,
     /// Whether the new stone's chain keeps a liberty before any capture.
     pub(crate) has_liberty: bool,
+    /// Stones those chains hold in all.
+    pub(crate) n_stones: u16,
 }
 
 impl Probe {
@@ -46,20 +64,36 @@ impl Probe {
     pub(crate) const fn is_suicide(&self) -> bool {
         !self.has_liberty && self.n_heads == 0
     }
+
+    /// The heads of the chains the stone would capture.
+    pub(crate) fn captured_heads(&self) -> &[u16] {
+        &self.heads[..usize::from(self.n_heads)]
+    }
+}
+
+/// The per-point arrays, boxed together: one allocation per board.
+#[derive(Clone)]
+struct Points {
+    /// Point states; the sentinel at index `size * size` and every slot after it are `OFF`.
+    cells: [u8; SLOTS],
+    /// The chain head of each stone.
+    head: [u16; SLOTS],
+    /// The next stone of the chain's ring.
+    next: [u16; SLOTS],
+    /// Pseudo-liberties, valid at chain heads.
+    libs: [u16; SLOTS],
+    /// Stones of the chain, valid at chain heads.
+    len: [u16; SLOTS],
 }
 
 /// A Go board: stones, chains and an incremental zobrist hash.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct Board {
     size: BoardSize,
-    /// Point states, plus one off-board sentinel at index `size*size`.
-    cells: Vec<u8>,
-    /// Four neighbours per point; off-board neighbours point at the sentinel.
-    nbrs: Vec<[u16; 4]>,
-    head: Vec<u16>,
-    next: Vec<u16>,
-    libs: Vec<u16>,
-    len: Vec<u16>,
+    /// Four neighbours per point; off-board neighbours point at the sentinel. Shared by
+    /// every board of this size, so a new board or a clone does not rebuild it.
+    nbrs: &'static NeighbourTable,
+    at: Box<Points>,
     hash: u64,
     stones: [u32; 2],
 }
@@ -67,29 +101,41 @@ pub struct Board {
 impl PartialEq for Board {
     /// Boards are equal when they hold the same stones.
     fn eq(&self, other: &Self) -> bool {
-        self.size == other.size && self.cells == other.cells
+        self.size == other.size && self.at.cells == other.at.cells
     }
 }
 impl Eq for Board {}
+
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Board")
+            .field("size", &self.size)
+            .field("stones", &self.to_wire_text())
+            .field("hash", &self.hash)
+            .finish()
+    }
+}
 
 impl Board {
     /// An empty board.
     #[must_use]
     pub fn new(size: BoardSize) -> Self {
-        let n = size.points();
-        let mut cells = vec![EMPTY; n + 1];
-        cells[n] = OFF;
+        let mut at = Box::new(Points::OFF_BOARD);
+        at.cells[..size.points()].fill(EMPTY);
         Self {
             size,
-            cells,
             nbrs: neighbour_table(size),
-            head: vec![0; n + 1],
-            next: vec![0; n + 1],
-            libs: vec![0; n + 1],
-            len: vec![0; n + 1],
+            at,
             hash: 0,
             stones: [0; 2],
         }
+    }
+
+    /// The empty board of `size`, made once per size for the life of the program.
+    pub(crate) fn empty(size: BoardSize) -> &'static Self {
+        static EMPTY: [OnceLock<Board>; BoardSize::MAX as usize + 1] =
+            [const { OnceLock::new() }; BoardSize::MAX as usize + 1];
+        EMPTY[usize::from(size.lines())].get_or_init(|| Self::new(size))
     }
 
     /// The board size.
@@ -103,7 +149,7 @@ impl Board {
     #[must_use]
     pub fn get(&self, p: Point) -> Option<Color> {
         if p.is_on(self.size) {
-            color_of(self.cells[p.index()])
+            color_of(self.at.cells[ix(p.0)])
         } else {
             None
         }
@@ -113,7 +159,7 @@ impl Board {
     pub fn neighbours(&self, p: Point) -> impl Iterator<Item = Point> + '_ {
         let sentinel = self.sentinel();
         let list = if p.is_on(self.size) {
-            self.nbrs[p.index()]
+            self.nbrs[ix(p.0)]
         } else {
             [sentinel; 4]
         };
@@ -152,7 +198,7 @@ impl Board {
         if self.get(p).is_none() {
             return Vec::new();
         }
-        let mut out = Vec::with_capacity(usize::from(self.len[self.head[p.index()] as usize]));
+        let mut out = Vec::with_capacity(usize::from(self.at.len[ix(self.at.head[ix(p.0)])]));
         self.for_each_in_chain(p.0, |q| out.push(Point(q)));
         out.sort_unstable();
         out
@@ -166,8 +212,8 @@ impl Board {
             return out;
         }
         self.for_each_in_chain(p.0, |q| {
-            for &r in &self.nbrs[usize::from(q)] {
-                if self.cells[usize::from(r)] == EMPTY {
+            for &r in &self.nbrs[ix(q)] {
+                if self.at.cells[ix(r)] == EMPTY {
                     out.push(Point(r));
                 }
             }
@@ -189,10 +235,10 @@ impl Board {
     /// Places a stone without any legality check or capture: for setup stones (SGF `AB`/`AW`,
     /// handicap). Returns `false` and changes nothing if the point is off-board or occupied.
     pub fn put_setup_stone(&mut self, p: Point, color: Color) -> bool {
-        if !p.is_on(self.size) || self.cells[p.index()] != EMPTY {
+        if !p.is_on(self.size) || self.at.cells[ix(p.0)] != EMPTY {
             return false;
         }
-        self.place_and_merge(p.0, code(color));
+        self.place_and_merge(p.0, color);
         true
     }
 
@@ -201,51 +247,61 @@ impl Board {
     pub fn remove_chain(&mut self, p: Point) -> Vec<Point> {
         let mut out = Vec::new();
         if self.get(p).is_some() {
-            self.remove_chain_at(self.head[p.index()], &mut out);
+            self.remove_chain_at(self.at.head[ix(p.0)], &mut out);
         }
         out.sort_unstable();
         out
     }
 
     /// What a stone of `color` on the empty on-board point `p` would capture.
+    #[inline]
     pub(crate) fn probe(&self, p: Point, color: Color) -> Probe {
         let me = code(color);
+        let at = &*self.at;
         let mut probe = Probe::default();
-        let around = self.nbrs[p.index()];
-        for (i, &q) in around.iter().enumerate() {
-            let c = self.cells[usize::from(q)];
+        // The head of each neighbouring chain that needs a closer look (heads are unique to
+        // a chain), or NO_CHAIN. A chain with more than four pseudo-liberties keeps one
+        // whatever this stone takes (it touches at most four), so it is settled at once:
+        // most neighbours of most moves are.
+        let mut heads = [NO_CHAIN; 4];
+        for (slot, &q) in heads.iter_mut().zip(&self.nbrs[ix(p.0)]) {
+            let c = at.cells[ix(q)];
             if c == EMPTY {
                 probe.has_liberty = true;
-                continue;
+            } else if c != OFF {
+                let h = at.head[ix(q)];
+                if at.libs[ix(h)] > 4 {
+                    probe.has_liberty |= c == me;
+                } else {
+                    *slot = h;
+                }
             }
-            if c == OFF {
-                continue;
+        }
+        for i in 0..4 {
+            let h = heads[i];
+            if h == NO_CHAIN || heads[..i].contains(&h) {
+                continue; // no chain, or one already looked at through an earlier neighbour
             }
-            let h = self.head[usize::from(q)];
-            if around[..i].iter().any(|&r| self.is_stone_of_chain(r, h)) {
-                continue; // this chain was already looked at through an earlier neighbour
-            }
-            let adjacent = around
-                .iter()
-                .filter(|&&r| self.is_stone_of_chain(r, h))
-                .count();
-            let libs = usize::from(self.libs[usize::from(h)]);
-            if c == me {
+            // Pseudo-liberties the new stone would take from this chain.
+            let adjacent = heads[i..].iter().filter(|&&x| x == h).count();
+            let libs = usize::from(at.libs[ix(h)]);
+            if at.cells[ix(h)] == me {
                 probe.has_liberty |= libs > adjacent;
             } else if libs == adjacent {
-                probe.heads[probe.n_heads] = h;
+                probe.heads[usize::from(probe.n_heads) & 3] = h;
                 probe.n_heads += 1;
-                probe.n_stones += usize::from(self.len[usize::from(h)]);
+                probe.n_stones += at.len[ix(h)];
             }
         }
         probe
     }
 
     /// The hash after `color` plays `p` with the captures `probe` found.
+    #[inline]
     pub(crate) fn hash_after(&self, p: Point, color: Color, probe: &Probe) -> u64 {
         let mut h = self.hash ^ zobrist::stone_key(color, p);
         let them = color.opponent();
-        for &head in &probe.heads[..probe.n_heads] {
+        for &head in probe.captured_heads() {
             self.for_each_in_chain(head, |q| h ^= zobrist::stone_key(them, Point(q)));
         }
         h
@@ -253,21 +309,38 @@ impl Board {
 
     /// The points the chains of `probe` hold, for reporting captures.
     pub(crate) fn probe_points(&self, probe: &Probe, out: &mut Vec<Point>) {
-        for &head in &probe.heads[..probe.n_heads] {
+        for &head in probe.captured_heads() {
             self.for_each_in_chain(head, |q| out.push(Point(q)));
         }
     }
 
     /// Plays a stone known to be legal and pushes the captured points onto `captured`
     /// (CN2002 art. 4.1: opponent chains without liberties are removed).
+    #[inline]
     pub(crate) fn play_unchecked(&mut self, p: Point, color: Color, captured: &mut Vec<Point>) {
         let them = code(color.opponent());
-        self.place_and_merge(p.0, code(color));
-        for q in self.nbrs[p.index()] {
-            let qi = usize::from(q);
-            if self.cells[qi] == them && self.libs[usize::from(self.head[qi])] == 0 {
-                self.remove_chain_at(self.head[qi], captured);
+        self.place_and_merge(p.0, color);
+        for q in self.nbrs[ix(p.0)] {
+            let head = self.at.head[ix(q)];
+            if self.at.cells[ix(q)] == them && self.at.libs[ix(head)] == 0 {
+                self.remove_chain_at(head, captured);
             }
+        }
+    }
+
+    /// Plays a stone whose [`Board::probe`] on this very position is `probe`: the chains it
+    /// names are the ones left without liberty, so no neighbour needs looking at again.
+    #[inline]
+    pub(crate) fn play_probed(
+        &mut self,
+        p: Point,
+        color: Color,
+        probe: &Probe,
+        captured: &mut Vec<Point>,
+    ) {
+        self.place_and_merge(p.0, color);
+        for &head in probe.captured_heads() {
+            self.remove_chain_at(head, captured);
         }
     }
 
@@ -276,8 +349,8 @@ impl Board {
         if self.get(p).is_none() {
             return false;
         }
-        let h = usize::from(self.head[p.index()]);
-        self.len[h] == 1 && self.libs[h] == 1
+        let h = ix(self.at.head[ix(p.0)]);
+        self.at.len[h] == 1 && self.at.libs[h] == 1
     }
 
     fn sentinel(&self) -> u16 {
@@ -286,16 +359,11 @@ impl Board {
     }
 
     #[inline]
-    fn is_stone_of_chain(&self, q: u16, head: u16) -> bool {
-        let c = self.cells[usize::from(q)];
-        c != EMPTY && c != OFF && self.head[usize::from(q)] == head
-    }
-
     fn for_each_in_chain(&self, start: u16, mut f: impl FnMut(u16)) {
         let mut q = start;
         loop {
             f(q);
-            q = self.next[usize::from(q)];
+            q = self.at.next[ix(q)];
             if q == start {
                 break;
             }
@@ -303,89 +371,118 @@ impl Board {
     }
 
     /// Puts a stone on `p`, updates neighbouring liberties and merges own chains.
-    fn place_and_merge(&mut self, p: u16, me: u8) {
-        let pi = usize::from(p);
-        self.cells[pi] = me;
-        let color = color_of(me).unwrap_or(Color::Black);
+    #[inline]
+    fn place_and_merge(&mut self, p: u16, color: Color) {
+        let me = code(color);
+        let pi = ix(p);
         self.hash ^= zobrist::stone_key(color, Point(p));
         self.stones[color.index()] += 1;
-        self.head[pi] = p;
-        self.next[pi] = p;
-        self.len[pi] = 1;
-        self.libs[pi] = 0;
-        for q in self.nbrs[pi] {
-            let qi = usize::from(q);
-            match self.cells[qi] {
-                EMPTY => self.libs[pi] += 1,
+        let at = &mut *self.at;
+        at.cells[pi] = me;
+        at.head[pi] = p;
+        at.next[pi] = p;
+        at.len[pi] = 1;
+        let mut libs = 0;
+        let around = self.nbrs[pi];
+        for q in around {
+            match at.cells[ix(q)] {
+                EMPTY => libs += 1,
                 OFF => {}
-                _ => self.libs[usize::from(self.head[qi])] -= 1,
+                _ => at.libs[ix(at.head[ix(q)])] -= 1,
             }
         }
-        for q in self.nbrs[pi] {
-            let qi = usize::from(q);
-            if self.cells[qi] == me && self.head[qi] != self.head[pi] {
-                self.merge(self.head[pi], self.head[qi]);
+        at.libs[pi] = libs;
+        for q in around {
+            if at.cells[ix(q)] == me && at.head[ix(q)] != at.head[pi] {
+                at.merge(at.head[pi], at.head[ix(q)]);
             }
         }
-    }
-
-    /// Joins two chains, relabelling the smaller one.
-    fn merge(&mut self, a: u16, b: u16) {
-        let (big, small) = if self.len[usize::from(a)] >= self.len[usize::from(b)] {
-            (a, b)
-        } else {
-            (b, a)
-        };
-        let mut q = small;
-        loop {
-            self.head[usize::from(q)] = big;
-            q = self.next[usize::from(q)];
-            if q == small {
-                break;
-            }
-        }
-        self.next.swap(usize::from(big), usize::from(small));
-        self.len[usize::from(big)] += self.len[usize::from(small)];
-        self.libs[usize::from(big)] += self.libs[usize::from(small)];
     }
 
     fn remove_chain_at(&mut self, head: u16, out: &mut Vec<Point>) {
         let start = out.len();
-        let Some(color) = color_of(self.cells[usize::from(head)]) else {
+        let Some(color) = color_of(self.at.cells[ix(head)]) else {
             return;
         };
         self.for_each_in_chain(head, |q| out.push(Point(q)));
         for &Point(q) in &out[start..] {
-            self.cells[usize::from(q)] = EMPTY;
+            self.at.cells[ix(q)] = EMPTY;
             self.hash ^= zobrist::stone_key(color, Point(q));
         }
         // The count cannot underflow: these stones were counted when placed.
         self.stones[color.index()] -= (out.len() - start) as u32;
+        let at = &mut *self.at;
         for &Point(q) in &out[start..] {
-            for r in self.nbrs[usize::from(q)] {
-                let ri = usize::from(r);
-                if self.cells[ri] != EMPTY && self.cells[ri] != OFF {
-                    self.libs[usize::from(self.head[ri])] += 1;
+            for r in self.nbrs[ix(q)] {
+                let c = at.cells[ix(r)];
+                if c != EMPTY && c != OFF {
+                    at.libs[ix(at.head[ix(r)])] += 1;
                 }
             }
         }
     }
 }
 
-fn neighbour_table(size: BoardSize) -> Vec<[u16; 4]> {
+impl Points {
+    /// Every slot off the board: `Board::new` then empties the board's points.
+    const OFF_BOARD: Self = Self {
+        cells: [OFF; SLOTS],
+        head: [0; SLOTS],
+        next: [0; SLOTS],
+        libs: [0; SLOTS],
+        len: [0; SLOTS],
+    };
+
+    /// Joins two chains, relabelling the smaller one.
+    #[inline]
+    fn merge(&mut self, a: u16, b: u16) {
+        let (big, small) = if self.len[ix(a)] >= self.len[ix(b)] {
+            (a, b)
+        } else {
+            (b, a)
+        };
+        let mut q = small;
+        loop {
+            self.head[ix(q)] = big;
+            q = self.next[ix(q)];
+            if q == small {
+                break;
+            }
+        }
+        self.next.swap(ix(big), ix(small));
+        self.len[ix(big)] += self.len[ix(small)];
+        self.libs[ix(big)] += self.libs[ix(small)];
+    }
+}
+
+/// No chain: a neighbour that is empty or off the board (no point has this index).
+const NO_CHAIN: u16 = u16::MAX;
+
+/// Four neighbours of each point of one board size; off-board neighbours, and every
+/// neighbour of the unused slots, are the sentinel.
+type NeighbourTable = [[u16; 4]; SLOTS];
+
+/// The neighbour table of `size`, built once per size for the life of the program.
+fn neighbour_table(size: BoardSize) -> &'static NeighbourTable {
+    static TABLES: [OnceLock<Box<NeighbourTable>>; BoardSize::MAX as usize + 1] =
+        [const { OnceLock::new() }; BoardSize::MAX as usize + 1];
+    TABLES[usize::from(size.lines())].get_or_init(|| build_neighbour_table(size))
+}
+
+fn build_neighbour_table(size: BoardSize) -> Box<NeighbourTable> {
     let n = u16::from(size.lines());
     let off = n * n;
-    (0..off)
-        .map(|i| {
-            let (r, c) = (i / n, i % n);
-            [
-                if r > 0 { i - n } else { off },
-                if c > 0 { i - 1 } else { off },
-                if c + 1 < n { i + 1 } else { off },
-                if r + 1 < n { i + n } else { off },
-            ]
-        })
-        .collect()
+    let mut table = Box::new([[off; 4]; SLOTS]);
+    for (i, slot) in (0..off).zip(table.iter_mut()) {
+        let (r, c) = (i / n, i % n);
+        *slot = [
+            if r > 0 { i - n } else { off },
+            if c > 0 { i - 1 } else { off },
+            if c + 1 < n { i + 1 } else { off },
+            if r + 1 < n { i + n } else { off },
+        ];
+    }
+    table
 }
 
 #[cfg(test)]

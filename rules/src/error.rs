@@ -1,10 +1,47 @@
 //! The crate's one error type and the reasons a move is illegal.
 
-use crate::Point;
+use crate::{BoardSize, Color, Move, Point};
+
+/// A move the rules refuse: who tried it, where, and why.
+///
+/// Printed for people with the point in letters and numbers:
+/// `black D4 is illegal: the point is occupied (CN2002 2.3)`.
+///
+/// ```
+/// use goban_rules::{BoardSize, Color, Game, GameSetup, IllegalReason, Move, Point, Ruleset};
+/// let mut game = Game::new(GameSetup::new(BoardSize::NINE, Ruleset::Cn2002))?;
+/// let e5 = Point::parse_human("E5", BoardSize::NINE)?;
+/// game.play(Color::Black, Move::Play(e5))?;
+/// let refused = game.play(Color::White, Move::Play(e5)).unwrap_err();
+/// assert_eq!(refused.reason, IllegalReason::Occupied);
+/// assert_eq!((refused.color, refused.point()), (Color::White, Some(e5)));
+/// assert_eq!(refused.to_string(), "white E5 is illegal: the point is occupied (CN2002 2.3)");
+/// # Ok::<(), goban_rules::RulesError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
+#[error("{color} {} is illegal: {reason}", mv.display(*size))]
+pub struct Illegal {
+    /// The colour that tried the move.
+    pub color: Color,
+    /// The move tried: a stone on a point, or a pass.
+    pub mv: Move,
+    /// The size of the board it was tried on (to name the point).
+    pub size: BoardSize,
+    /// Why the rules refuse it.
+    pub reason: IllegalReason,
+}
+
+impl Illegal {
+    /// The point of the refused stone; `None` for a pass.
+    #[must_use]
+    pub const fn point(&self) -> Option<Point> {
+        self.mv.point()
+    }
+}
 
 /// Why a move may not be played now. Each reason names the article that forbids it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, thiserror::Error)]
-pub enum Illegal {
+pub enum IllegalReason {
     /// The point already holds a stone (CN2002 art. 2.3: stones go on empty points).
     #[error("the point is occupied (CN2002 2.3)")]
     Occupied,
@@ -40,11 +77,24 @@ pub enum Illegal {
     HandicapPending,
 }
 
+impl IllegalReason {
+    /// This reason for `color` playing `mv` on a board of `size`.
+    #[must_use]
+    pub const fn of(self, color: Color, mv: Move, size: BoardSize) -> Illegal {
+        Illegal {
+            color,
+            mv,
+            size,
+            reason: self,
+        }
+    }
+}
+
 /// Everything that can go wrong in this crate.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum RulesError {
     /// A move was refused by the rules.
-    #[error("illegal move: {0}")]
+    #[error(transparent)]
     Illegal(#[from] Illegal),
     /// A board size outside 2..=25.
     #[error("board size {0} is not supported (2..=25)")]
@@ -58,7 +108,7 @@ pub enum RulesError {
         size: u8,
     },
     /// A point index outside the board.
-    #[error("point {0:?} is off the board")]
+    #[error("point {} is off the board", .0.0)]
     OffBoard(Point),
     /// A handicap that cannot be placed (count or board size).
     #[error("bad handicap: {0}")]
@@ -81,7 +131,8 @@ pub enum RulesError {
     /// The SGF parsed but does not describe a playable Go game.
     #[error("SGF content: {0}")]
     SgfContent(String),
-    /// An SGF move that is illegal in the recorded position.
+    /// An SGF move that is illegal in the recorded position: the move, its colour and its
+    /// point ([`crate::Move::point`]) are all here.
     #[error("SGF record move {record_move} ({color} {at}) is illegal: {reason}")]
     SgfIllegalMove {
         /// 1-based number of the move node in the record (not the game's move number).
@@ -93,6 +144,6 @@ pub enum RulesError {
         /// The move in letters and numbers ("Q16", "pass").
         at: String,
         /// Why the rules refused it.
-        reason: Illegal,
+        reason: IllegalReason,
     },
 }

@@ -3,8 +3,8 @@
 use crate::board::Probe;
 use crate::ko::{History, position_key};
 use crate::{
-    Board, Color, FreeHandicap, GameResult, GameSetup, HandicapPlacement, Illegal, KoRule, Move,
-    Opening, Point, RulesError, handicap,
+    Board, Captures, Color, FreeHandicap, GameResult, GameSetup, HandicapPlacement, Illegal,
+    IllegalReason, KoRule, Move, Opening, Point, RulesError, handicap,
 };
 
 /// One move as played, with what it captured.
@@ -14,8 +14,9 @@ pub struct MoveRecord {
     pub color: Color,
     /// The move.
     pub mv: Move,
-    /// The opponent stones it removed (CN2002 art. 4), sorted.
-    pub captured: Vec<Point>,
+    /// The opponent stones it removed (CN2002 art. 4), sorted. A [`Captures`] reads like a
+    /// `Vec<Point>` (it dereferences to a slice) but holds small captures inline.
+    pub captured: Captures,
     /// Played with [`Game::play_as`] by the colour not to move (a double move, CN2002 17.2).
     pub out_of_turn: bool,
 }
@@ -35,13 +36,18 @@ pub enum GameState {
 #[derive(Clone, Debug)]
 pub struct Game {
     pub(crate) setup: GameSetup,
-    initial: Board,
+    /// The position before the first move; `None` for an empty board (most games), which
+    /// saves a board copy per game.
+    initial: Option<Board>,
     first: Color,
     pub(crate) board: Board,
     moves: Vec<MoveRecord>,
     prisoners: [u32; 2],
     ko: Option<(Point, Color)>,
     history: History,
+    /// Where a move's captures are gathered before they go into its record (kept so that
+    /// a move allocates nothing).
+    scratch: Vec<Point>,
     consecutive_passes: u8,
     pub(crate) state: GameState,
     handicap_pending: bool,
@@ -99,13 +105,15 @@ impl Game {
         let key = position_key(setup.ko_rule, board.hash(), first);
         Self {
             setup,
-            initial: board.clone(),
+            initial: (board.stone_count(Color::Black) + board.stone_count(Color::White) > 0)
+                .then(|| board.clone()),
             first,
             board,
             moves: Vec::with_capacity(384),
             prisoners: [0; 2],
             ko: None,
             history: History::new(key),
+            scratch: Vec::with_capacity(32),
             consecutive_passes: 0,
             state: GameState::Playing,
             handicap_pending,
@@ -123,7 +131,7 @@ impl Game {
             ));
         }
         handicap::check_free_handicap(self.setup.size, self.setup.handicap, points)?;
-        let mut board = self.initial.clone();
+        let mut board = self.initial_board().clone();
         for &p in points {
             board.put_setup_stone(p, Color::Black);
         }
@@ -145,8 +153,11 @@ impl Game {
 
     /// The position before the first move (handicap or 座子 stones included).
     #[must_use]
-    pub const fn initial_board(&self) -> &Board {
-        &self.initial
+    pub fn initial_board(&self) -> &Board {
+        match &self.initial {
+            Some(board) => board,
+            None => Board::empty(self.setup.size),
+        }
     }
 
     /// Who moved (or moves) first.
@@ -213,8 +224,9 @@ impl Game {
     /// # Errors
     /// The [`Illegal`] reason.
     pub fn check(&self, color: Color, mv: Move) -> Result<(), Illegal> {
-        self.check_turn(color)?;
-        self.check_as(color, mv)
+        self.check_turn(color)
+            .and_then(|()| self.check_open_move(color, mv))
+            .map_err(|r| self.refuse(r, color, mv))
     }
 
     /// Like [`Game::check`] but without the turn check (for [`Game::play_as`]).
@@ -222,9 +234,21 @@ impl Game {
     /// # Errors
     /// The [`Illegal`] reason.
     pub fn check_as(&self, color: Color, mv: Move) -> Result<(), Illegal> {
+        self.check_open()
+            .and_then(|()| self.check_open_move(color, mv))
+            .map_err(|r| self.refuse(r, color, mv))
+    }
+
+    /// The [`Illegal`] error for `reason`, naming the move and its colour.
+    const fn refuse(&self, reason: IllegalReason, color: Color, mv: Move) -> Illegal {
+        reason.of(color, mv, self.setup.size)
+    }
+
+    /// Legality of `mv` in a game known to be open.
+    fn check_open_move(&self, color: Color, mv: Move) -> Result<(), IllegalReason> {
         match mv {
-            Move::Pass => self.check_open(),
-            Move::Play(p) => self.probe_play(color, p).map(|_| ()),
+            Move::Pass => Ok(()),
+            Move::Play(p) => self.probe_stone(color, p).map(|_| ()),
         }
     }
 
@@ -234,8 +258,11 @@ impl Game {
     /// # Errors
     /// The [`Illegal`] reason.
     pub fn preview(&self, color: Color, p: Point) -> Result<Vec<Point>, Illegal> {
-        let probe = self.probe_play(color, p)?;
-        let mut out = Vec::with_capacity(probe.n_stones);
+        let probe = self
+            .check_open()
+            .and_then(|()| self.probe_stone(color, p))
+            .map_err(|r| self.refuse(r, color, Move::Play(p)))?;
+        let mut out = Vec::with_capacity(usize::from(probe.n_stones));
         self.board.probe_points(&probe, &mut out);
         out.sort_unstable();
         Ok(out)
@@ -246,8 +273,30 @@ impl Game {
     /// # Errors
     /// The [`Illegal`] reason; the game is unchanged.
     pub fn play(&mut self, color: Color, mv: Move) -> Result<Vec<Point>, Illegal> {
-        self.check_turn(color)?;
-        self.play_as(color, mv)
+        self.play_move(color, mv).map(|m| m.captured.to_vec())
+    }
+
+    /// Like [`Game::play`], but returns the new move's record (its captures included)
+    /// borrowed from the game instead of a copy of the captures: the form for replaying
+    /// many games, which allocates nothing for a move that captures nothing.
+    ///
+    /// ```
+    /// use goban_rules::{BoardSize, Color, Game, GameSetup, Move, Point, Ruleset};
+    /// let mut game = Game::new(GameSetup::new(BoardSize::NINE, Ruleset::Cn2002))?;
+    /// let e5 = Point::parse_human("E5", BoardSize::NINE)?;
+    /// let record = game.play_move(Color::Black, Move::Play(e5))?;
+    /// assert!(record.captured.is_empty());
+    /// # Ok::<(), goban_rules::RulesError>(())
+    /// ```
+    ///
+    /// # Errors
+    /// The [`Illegal`] reason; the game is unchanged.
+    pub fn play_move(&mut self, color: Color, mv: Move) -> Result<&MoveRecord, Illegal> {
+        let probe = self
+            .check_turn(color)
+            .and_then(|()| self.legal_probe(color, mv))
+            .map_err(|r| self.refuse(r, color, mv))?;
+        Ok(self.apply(color, mv, false, probe))
     }
 
     /// Plays `mv` for `color` even out of turn (recording a double move, CN2002 17.2);
@@ -256,14 +305,21 @@ impl Game {
     /// # Errors
     /// The [`Illegal`] reason; the game is unchanged.
     pub fn play_as(&mut self, color: Color, mv: Move) -> Result<Vec<Point>, Illegal> {
-        self.check_as(color, mv)?;
+        let probe = self
+            .check_open()
+            .and_then(|()| self.legal_probe(color, mv))
+            .map_err(|r| self.refuse(r, color, mv))?;
         let out_of_turn = color != self.to_move();
-        self.apply(color, mv, out_of_turn);
-        Ok(self
-            .moves
-            .last()
-            .map(|m| m.captured.clone())
-            .unwrap_or_default())
+        Ok(self.apply(color, mv, out_of_turn, probe).captured.to_vec())
+    }
+
+    /// What the stone of `mv` would capture (`None` for a pass) in a game known to be open,
+    /// or why it is illegal.
+    fn legal_probe(&self, color: Color, mv: Move) -> Result<Option<Probe>, IllegalReason> {
+        match mv {
+            Move::Play(p) => self.probe_stone(color, p).map(Some),
+            Move::Pass => Ok(None),
+        }
     }
 
     /// Takes back the last move (takeback or arbiter correction) and returns it; `None` at
@@ -274,7 +330,7 @@ impl Game {
         }
         let mut moves = std::mem::take(&mut self.moves);
         let last = moves.pop()?;
-        self.board = self.initial.clone();
+        self.board = self.initial_board().clone();
         self.prisoners = [0; 2];
         self.ko = None;
         self.consecutive_passes = 0;
@@ -286,52 +342,52 @@ impl Game {
         ));
         self.moves.reserve(moves.len());
         for m in moves {
-            self.apply(m.color, m.mv, m.out_of_turn);
+            _ = self.apply(m.color, m.mv, m.out_of_turn, None);
         }
         Some(last)
     }
 
-    fn check_open(&self) -> Result<(), Illegal> {
-        if self.state != GameState::Playing {
-            return Err(Illegal::GameOver);
+    fn check_open(&self) -> Result<(), IllegalReason> {
+        if !matches!(self.state, GameState::Playing) {
+            return Err(IllegalReason::GameOver);
         }
         if self.handicap_pending {
-            return Err(Illegal::HandicapPending);
+            return Err(IllegalReason::HandicapPending);
         }
         Ok(())
     }
 
-    fn check_turn(&self, color: Color) -> Result<(), Illegal> {
+    fn check_turn(&self, color: Color) -> Result<(), IllegalReason> {
         self.check_open()?;
         if color == self.to_move() {
             Ok(())
         } else {
-            Err(Illegal::NotYourTurn)
+            Err(IllegalReason::NotYourTurn)
         }
     }
 
-    /// Full legality of a stone: art. 2.3 (empty point), art. 5 (suicide), art. 20.1 (ko),
-    /// art. 6 (superko, per the game's ko rule).
-    fn probe_play(&self, color: Color, p: Point) -> Result<Probe, Illegal> {
-        self.check_open()?;
+    /// Legality of a stone in an open game: art. 2.3 (empty point), art. 5 (suicide),
+    /// art. 20.1 (ko), art. 6 (superko, per the game's ko rule).
+    #[inline]
+    fn probe_stone(&self, color: Color, p: Point) -> Result<Probe, IllegalReason> {
         if !p.is_on(self.setup.size) {
-            return Err(Illegal::OffBoard);
+            return Err(IllegalReason::OffBoard);
         }
         if self.board.get(p).is_some() {
-            return Err(Illegal::Occupied);
+            return Err(IllegalReason::Occupied);
         }
         let probe = self.board.probe(p, color);
         if probe.is_suicide() {
-            return Err(Illegal::Suicide);
+            return Err(IllegalReason::Suicide);
         }
         if self.ko == Some((p, color)) {
-            return Err(Illegal::Ko);
+            return Err(IllegalReason::Ko);
         }
         if self.setup.ko_rule != KoRule::Simple {
             let stones = self.board.hash_after(p, color, &probe);
             let key = position_key(self.setup.ko_rule, stones, color.opponent());
             if let Some(n) = self.history.first_occurrence(key) {
-                return Err(Illegal::Superko {
+                return Err(IllegalReason::Superko {
                     repeats_game_move: n,
                 });
             }
@@ -339,15 +395,26 @@ impl Game {
         Ok(probe)
     }
 
-    /// Applies a move already checked legal.
-    fn apply(&mut self, color: Color, mv: Move, out_of_turn: bool) {
-        let mut captured = Vec::new();
+    /// Applies a move already checked legal. `probe` is the legality probe of its stone,
+    /// when there is one: it already names the chains the stone captures.
+    fn apply(
+        &mut self,
+        color: Color,
+        mv: Move,
+        out_of_turn: bool,
+        probe: Option<Probe>,
+    ) -> &MoveRecord {
+        let captured = &mut self.scratch;
+        captured.clear();
         self.ko = None;
         match mv {
             Move::Pass => self.consecutive_passes = self.consecutive_passes.saturating_add(1),
             Move::Play(p) => {
                 self.consecutive_passes = 0;
-                self.board.play_unchecked(p, color, &mut captured);
+                match probe {
+                    Some(probe) => self.board.play_probed(p, color, &probe, captured),
+                    None => self.board.play_unchecked(p, color, captured),
+                }
                 captured.sort_unstable();
                 if let [single] = captured[..]
                     && self.board.is_lone_stone_in_atari(p)
@@ -360,15 +427,18 @@ impl Game {
         }
         let key = position_key(self.setup.ko_rule, self.board.hash(), color.opponent());
         self.history.push(key);
+        if self.consecutive_passes >= 2 {
+            self.state = GameState::Counting; // CN2002 art. 7.3: two consecutive passes.
+        }
+        let captured = Captures::from(self.scratch.as_slice());
         self.moves.push(MoveRecord {
             color,
             mv,
             captured,
             out_of_turn,
         });
-        if self.consecutive_passes >= 2 {
-            self.state = GameState::Counting; // CN2002 art. 7.3: two consecutive passes.
-        }
+        // In bounds: a record was pushed on the line above.
+        &self.moves[self.moves.len() - 1]
     }
 
     /// Back to play after two passes, when dead stones are disputed (CN2002 21.4).

@@ -65,6 +65,6 @@ impl Game {
     /// Whether no more moves may be played (counting or finished).
     #[must_use]
     pub fn is_over(&self) -> bool {
-        self.state != GameState::Playing
+        !matches!(self.state, GameState::Playing)
     }
 }

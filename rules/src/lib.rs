@@ -12,8 +12,12 @@
 //!   [`Board::from_wire_text`] in the wire protocol's `.BW` form.
 //! - [`Game`]: turn order, [`Game::check`], [`Game::preview`] (what a stone would capture,
 //!   or why it is illegal, without playing), [`Game::play`], [`Game::play_as`] (out of turn,
-//!   for double moves, CN2002 17.2), [`Game::undo`], passes, resignation, results.
-//! - [`Illegal`]: why a move is refused; [`RulesError`]: every other failure.
+//!   for double moves, CN2002 17.2), [`Game::play_move`] (no allocation: the new
+//!   [`MoveRecord`] borrowed, its [`Captures`] inline), [`Game::undo`], passes,
+//!   resignation, results.
+//! - [`Illegal`]: a refused move, with its colour, its point and the [`IllegalReason`];
+//!   [`RulesError`]: every other failure. [`Point::display`] and [`Move::display`] name
+//!   points for people ("D4"): a `Point` alone does not know its board size.
 //! - [`GameResult`]: results; [`GameResult::to_sgf`] writes SGF `RE` in points ("B+1.5",
 //!   "W+R"), [`GameResult::to_rules_string`] in the rules' unit ("B+0.75" stones under
 //!   CN2002); [`Margin`] carries its unit.
@@ -36,13 +40,16 @@
 //!
 //! # Check a move before playing it
 //! ```
-//! use goban_rules::{BoardSize, Color, Game, GameSetup, Illegal, Move, Point, Ruleset};
+//! use goban_rules::{BoardSize, Color, Game, GameSetup, IllegalReason, Move, Point, Ruleset};
 //! let mut game = Game::new(GameSetup::new(BoardSize::NINE, Ruleset::Cn2002))?;
 //! let e5 = Point::parse_human("E5", BoardSize::NINE)?;
 //! assert_eq!(game.check(Color::Black, Move::Play(e5)), Ok(()));
 //! game.play(Color::Black, Move::Play(e5))?;
-//! assert_eq!(game.check(Color::White, Move::Play(e5)), Err(Illegal::Occupied));
-//! assert_eq!(game.check(Color::Black, Move::Pass), Err(Illegal::NotYourTurn));
+//! let refused = game.check(Color::White, Move::Play(e5)).unwrap_err();
+//! assert_eq!(refused.reason, IllegalReason::Occupied);
+//! assert_eq!(refused.to_string(), "white E5 is illegal: the point is occupied (CN2002 2.3)");
+//! let refused = game.check(Color::Black, Move::Pass).unwrap_err();
+//! assert_eq!(refused.reason, IllegalReason::NotYourTurn);
 //! # Ok::<(), goban_rules::RulesError>(())
 //! ```
 //!
@@ -79,6 +86,7 @@
 
 mod board;
 mod board_text;
+mod captures;
 mod color;
 mod error;
 mod game;
@@ -95,11 +103,12 @@ pub mod sgf;
 mod zobrist;
 
 pub use board::Board;
+pub use captures::Captures;
 pub use color::Color;
-pub use error::{Illegal, RulesError};
+pub use error::{Illegal, IllegalReason, RulesError};
 pub use game::{Game, GameState, MoveRecord};
-pub use moves::Move;
-pub use point::{BoardSize, Point};
+pub use moves::{Move, MoveDisplay};
+pub use point::{BoardSize, Point, PointDisplay};
 pub use result::{GameResult, Margin, WinBy};
 pub use ruleset::{KoRule, Ruleset};
 pub use score::{

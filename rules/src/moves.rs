@@ -24,6 +24,18 @@ impl Move {
         }
     }
 
+    /// The move named for people on a board of `size`: `D4` or `pass`.
+    ///
+    /// ```
+    /// use goban_rules::{BoardSize, Move, Point};
+    /// assert_eq!(Move::Play(Point(40)).display(BoardSize::NINE).to_string(), "E5");
+    /// assert_eq!(Move::Pass.display(BoardSize::NINE).to_string(), "pass");
+    /// ```
+    #[must_use]
+    pub const fn display(self, size: BoardSize) -> MoveDisplay {
+        MoveDisplay { mv: self, size }
+    }
+
     /// SGF value: two letters, or the empty string for a pass (FF\[4\]).
     #[must_use]
     pub fn to_sgf(self, size: BoardSize) -> String {
@@ -39,6 +51,22 @@ impl Move {
             return Ok(Self::Pass);
         }
         Point::parse_sgf(text, size).map(Self::Play)
+    }
+}
+
+/// A [`Move`] with its board size, printed as `D4` or `pass`; made by [`Move::display`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveDisplay {
+    mv: Move,
+    size: BoardSize,
+}
+
+impl std::fmt::Display for MoveDisplay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.mv {
+            Move::Play(p) => write!(f, "{}", p.display(self.size)),
+            Move::Pass => f.write_str("pass"),
+        }
     }
 }
 

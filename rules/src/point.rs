@@ -118,8 +118,22 @@ impl Point {
     /// Letters-and-numbers notation, e.g. `"D4"` (I skipped, numbers from Black's side).
     #[must_use]
     pub fn to_human(self, size: BoardSize) -> String {
-        let letter = COLUMN_LETTERS[usize::from(self.col(size))] as char;
-        format!("{letter}{}", size.lines() - self.row(size))
+        self.display(size).to_string()
+    }
+
+    /// The point named for people on a board of `size`, without allocating: `D4`.
+    ///
+    /// A `Point` is a bare index, and which intersection it is depends on the board size,
+    /// so `Point` itself has no `Display`: this is the way to print one.
+    ///
+    /// ```
+    /// use goban_rules::{BoardSize, Point};
+    /// assert_eq!(format!("{}", Point(0).display(BoardSize::NINETEEN)), "A19");
+    /// assert_eq!(Point(40).display(BoardSize::NINE).to_string(), "E5");
+    /// ```
+    #[must_use]
+    pub const fn display(self, size: BoardSize) -> PointDisplay {
+        PointDisplay { point: self, size }
     }
 
     /// Reads `"D4"` / `"q16"`.
@@ -172,9 +186,23 @@ impl Point {
     }
 }
 
-impl std::fmt::Display for Point {
+/// A [`Point`] with its board size, printed in letters and numbers (`D4`); made by
+/// [`Point::display`]. A point off that board prints as its index (`point 999, off the
+/// 19x19 board`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PointDisplay {
+    point: Point,
+    size: BoardSize,
+}
+
+impl std::fmt::Display for PointDisplay {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "#{}", self.0)
+        let (p, size) = (self.point, self.size);
+        if !p.is_on(size) {
+            return write!(f, "point {}, off the {size} board", p.0);
+        }
+        let letter = char::from(COLUMN_LETTERS[usize::from(p.col(size))]);
+        write!(f, "{letter}{}", size.lines() - p.row(size))
     }
 }
 
@@ -191,6 +219,16 @@ mod tests {
         assert_eq!(Point(40).to_human(BoardSize::NINE), "E5");
         assert_eq!(Point::parse_human("A19", S19).unwrap(), Point(0));
         assert_eq!(Point::parse_human("t1", S19).unwrap(), Point(360));
+    }
+
+    #[test]
+    fn display_names_the_point_and_survives_off_board_indices() {
+        assert_eq!(Point(360).display(S19).to_string(), "T1");
+        assert_eq!(Point(80).display(BoardSize::NINE).to_string(), "J1");
+        assert_eq!(
+            Point(999).display(S19).to_string(),
+            "point 999, off the 19x19 board"
+        );
     }
 
     #[test]

@@ -14,8 +14,12 @@ const fn splitmix(state: u64) -> (u64, u64) {
     (state, z ^ (z >> 31))
 }
 
-const fn build_table() -> [[u64; MAX_POINTS]; 2] {
-    let mut table = [[0u64; MAX_POINTS]; 2];
+/// Length of a colour's row: a power of two, so that a masked index needs no bounds check.
+/// Only the first `MAX_POINTS` keys are drawn; the rest are never used.
+const SLOTS: usize = 1024;
+
+const fn build_table() -> [[u64; SLOTS]; 2] {
+    let mut table = [[0u64; SLOTS]; 2];
     let mut state = 0x676F_6261_6E2D_7275; // "goban-ru"
     let mut color = 0;
     while color < 2 {
@@ -31,17 +35,17 @@ const fn build_table() -> [[u64; MAX_POINTS]; 2] {
     table
 }
 
-static TABLE: [[u64; MAX_POINTS]; 2] = build_table();
+static TABLE: [[u64; SLOTS]; 2] = build_table();
 
 /// The key XORed into a situational hash when White is to move.
 pub(crate) const WHITE_TO_MOVE: u64 = splitmix(0x7369_6465_746F_6D76).1;
 
-/// The key of a stone of `color` on `p`. Points are checked on-board by callers; an
-/// off-table index falls back to 0 rather than panicking.
+/// The key of a stone of `color` on `p`. Points are checked on-board by callers; the mask
+/// keeps any other index in the table (where it would read an unused key) without a check.
 #[inline]
 #[must_use]
 pub(crate) fn stone_key(color: Color, p: Point) -> u64 {
-    TABLE[color.index()].get(p.index()).copied().unwrap_or(0)
+    TABLE[color.index() & 1][p.index() & (SLOTS - 1)]
 }
 
 #[cfg(test)]

@@ -2,7 +2,7 @@
 mod common;
 
 use common::{build_game, names, play, pt};
-use goban_rules::{Color, GameState, Illegal, KoRule, Move, Ruleset};
+use goban_rules::{Color, GameState, IllegalReason, KoRule, Move, Ruleset};
 
 #[test]
 fn snapback_throw_in_is_captured_then_five_stones_fall() {
@@ -36,11 +36,14 @@ fn ko_immediate_recapture_is_forbidden_under_every_rule() {
         // CN2002 20.1 / JK 11.1: White may not retake at once.
         let b4 = pt(&g, "B4");
         assert_eq!(
-            g.check(Color::White, Move::Play(b4)),
-            Err(Illegal::Ko),
+            g.check(Color::White, Move::Play(b4)).map_err(|e| e.reason),
+            Err(IllegalReason::Ko),
             "{rule:?}"
         );
-        assert_eq!(g.preview(Color::White, b4), Err(Illegal::Ko));
+        assert_eq!(
+            g.preview(Color::White, b4).map_err(|e| e.reason),
+            Err(IllegalReason::Ko)
+        );
         // After a ko threat and an answer the retake is legal.
         play(&mut g, "E1");
         play(&mut g, "D1");
@@ -62,8 +65,8 @@ fn ko_retake_after_a_pass_pair_repeats_the_position_under_superko() {
     let b4 = pt(&g, "B4");
     assert_eq!(g.ko_point(), None);
     assert_eq!(
-        g.preview(Color::White, b4),
-        Err(Illegal::Superko {
+        g.preview(Color::White, b4).map_err(|e| e.reason),
+        Err(IllegalReason::Superko {
             repeats_game_move: 0
         })
     );
@@ -119,8 +122,8 @@ fn triple_ko_sixth_capture_is_superko_under_cn2002() {
         let c3 = pt(&g, "C3");
         // CN2002 art. 6: the move would recreate the starting position.
         assert_eq!(
-            g.check(Color::White, Move::Play(c3)),
-            Err(Illegal::Superko {
+            g.check(Color::White, Move::Play(c3)).map_err(|e| e.reason),
+            Err(IllegalReason::Superko {
                 repeats_game_move: 0
             }),
             "{rule:?}"
@@ -156,8 +159,8 @@ fn eternal_life_cycle_repeats_after_four_moves() {
     }
     let f1 = pt(&g, "F1");
     assert_eq!(
-        g.preview(Color::White, f1),
-        Err(Illegal::Superko {
+        g.preview(Color::White, f1).map_err(|e| e.reason),
+        Err(IllegalReason::Superko {
             repeats_game_move: 0
         })
     );
@@ -169,8 +172,14 @@ fn multi_stone_suicide_is_forbidden_but_the_capture_is_not() {
     let mut g = build_game(&rows, Ruleset::Cn2002, KoRule::Situational, Color::Black);
     let c5 = pt(&g, "C5");
     // CN2002 art. 5: three black stones without liberty, nothing captured.
-    assert_eq!(g.check(Color::Black, Move::Play(c5)), Err(Illegal::Suicide));
-    assert_eq!(g.play(Color::Black, Move::Play(c5)), Err(Illegal::Suicide));
+    assert_eq!(
+        g.check(Color::Black, Move::Play(c5)).map_err(|e| e.reason),
+        Err(IllegalReason::Suicide)
+    );
+    assert_eq!(
+        g.play(Color::Black, Move::Play(c5)).map_err(|e| e.reason),
+        Err(IllegalReason::Suicide)
+    );
     assert_eq!(g.move_number(), 0, "a refused move changes nothing");
     assert_eq!(
         g.preview(Color::White, c5).map(|c| names(&g, &c)),
@@ -193,16 +202,23 @@ fn occupied_not_your_turn_and_game_over() {
     let mut g = ko_game(KoRule::Situational);
     let b5 = pt(&g, "B5");
     assert_eq!(
-        g.check(Color::Black, Move::Play(b5)),
-        Err(Illegal::Occupied)
+        g.check(Color::Black, Move::Play(b5)).map_err(|e| e.reason),
+        Err(IllegalReason::Occupied)
     );
-    assert_eq!(g.check(Color::White, Move::Pass), Err(Illegal::NotYourTurn));
     assert_eq!(
-        g.check(Color::Black, Move::Play(goban_rules::Point(999))),
-        Err(Illegal::OffBoard)
+        g.check(Color::White, Move::Pass).map_err(|e| e.reason),
+        Err(IllegalReason::NotYourTurn)
+    );
+    assert_eq!(
+        g.check(Color::Black, Move::Play(goban_rules::Point(999)))
+            .map_err(|e| e.reason),
+        Err(IllegalReason::OffBoard)
     );
     g.resign(Color::White).unwrap();
-    assert_eq!(g.check(Color::Black, Move::Pass), Err(Illegal::GameOver));
+    assert_eq!(
+        g.check(Color::Black, Move::Pass).map_err(|e| e.reason),
+        Err(IllegalReason::GameOver)
+    );
     assert_eq!(g.result().unwrap().to_sgf(), "B+R");
 }
 
@@ -213,8 +229,8 @@ fn double_move_is_recorded_with_play_as() {
     play(&mut g, "E1");
     let e2 = pt(&g, "E2");
     assert_eq!(
-        g.play(Color::Black, Move::Play(e2)),
-        Err(Illegal::NotYourTurn)
+        g.play(Color::Black, Move::Play(e2)).map_err(|e| e.reason),
+        Err(IllegalReason::NotYourTurn)
     );
     g.play_as(Color::Black, Move::Play(e2)).unwrap();
     assert!(g.moves()[1].out_of_turn);
@@ -250,8 +266,8 @@ fn sending_two_returning_one_is_cut_by_superko() {
     play(&mut g, "A5");
     let b5 = pt(&g, "B5");
     assert_eq!(
-        g.preview(Color::Black, b5),
-        Err(Illegal::Superko {
+        g.preview(Color::Black, b5).map_err(|e| e.reason),
+        Err(IllegalReason::Superko {
             repeats_game_move: 0
         })
     );
@@ -268,8 +284,8 @@ fn sending_two_returning_one_is_cut_by_superko() {
     }
     let c5 = pt(&g, "C5");
     assert_eq!(
-        g.check(Color::Black, Move::Play(c5)),
-        Err(Illegal::Superko {
+        g.check(Color::Black, Move::Play(c5)).map_err(|e| e.reason),
+        Err(IllegalReason::Superko {
             repeats_game_move: 1
         })
     );

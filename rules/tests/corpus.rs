@@ -18,20 +18,6 @@ const RECOVERED: &[&str] = &[
     "gnugo-regression/games/owl42.sgf",
 ];
 
-fn sgf_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for e in entries.flatten() {
-        let p = e.path();
-        if p.is_dir() {
-            sgf_files(&p, out);
-        } else if p.extension().is_some_and(|x| x == "sgf") {
-            out.push(p);
-        }
-    }
-}
-
 /// What replaying one file gave.
 struct Outcome {
     /// Moves replayed, `None` when the file holds no 9/13/19 game.
@@ -61,9 +47,7 @@ fn replay_file(path: &Path, ko_rule: KoRule) -> Result<Outcome, RulesError> {
 }
 
 fn check_dir(root: &Path, sub: &str, min_files: usize, ko_rule: KoRule) {
-    let mut files = Vec::new();
-    sgf_files(&root.join(sub), &mut files);
-    files.sort();
+    let files = common::sgf_files::sgf_files(&[&root.join(sub)]);
     assert!(
         files.len() >= min_files,
         "{sub}: only {} files",

@@ -4,7 +4,7 @@ mod common;
 use common::{build_board, pt};
 use goban_rules::{
     BoardSize, Color, DeadStones, Game, GameResult, GameSetup, GameState, HandicapPlacement,
-    Illegal, Move, Point, RulesError, Ruleset, WinBy,
+    IllegalReason, Move, Point, RulesError, Ruleset, WinBy,
 };
 
 fn setup19() -> GameSetup {
@@ -31,8 +31,8 @@ fn free_handicap_waits_for_its_stones() {
     let mut g = Game::new(setup19().with_handicap(3, HandicapPlacement::Free)).unwrap();
     assert!(g.handicap_pending());
     assert_eq!(
-        g.check(Color::White, Move::Pass),
-        Err(Illegal::HandicapPending)
+        g.check(Color::White, Move::Pass).map_err(|e| e.reason),
+        Err(IllegalReason::HandicapPending)
     );
     let pts = [Point(0), Point(1), Point(2)];
     assert!(
@@ -62,7 +62,10 @@ fn two_passes_stop_play_and_resume_reopens_it() {
     );
     g.play(Color::White, Move::Pass).unwrap();
     assert_eq!(g.state(), GameState::Counting);
-    assert_eq!(g.check(Color::Black, Move::Pass), Err(Illegal::GameOver));
+    assert_eq!(
+        g.check(Color::Black, Move::Pass).map_err(|e| e.reason),
+        Err(IllegalReason::GameOver)
+    );
     g.resume().unwrap();
     assert!(g.resume().is_err());
     g.play(Color::Black, Move::Play(Point(0))).unwrap();
@@ -131,5 +134,34 @@ fn mark_group_takes_stones_linked_through_empty_points() {
     assert!(
         dead.mark_group(g.board(), pt(&g, "A1")).is_empty(),
         "an empty point marks nothing"
+    );
+}
+
+#[test]
+fn a_refused_move_names_its_colour_point_and_reason() {
+    let mut g = Game::new(GameSetup::new(BoardSize::NINE, Ruleset::Cn2002)).unwrap();
+    let e5 = pt(&g, "E5");
+    g.play(Color::Black, Move::Play(e5)).unwrap();
+    let occupied = g.play(Color::White, Move::Play(e5)).unwrap_err();
+    assert_eq!(
+        (occupied.color, occupied.point(), occupied.reason),
+        (Color::White, Some(e5), IllegalReason::Occupied)
+    );
+    assert_eq!(
+        occupied.to_string(),
+        "white E5 is illegal: the point is occupied (CN2002 2.3)"
+    );
+    let out_of_turn = g.check(Color::Black, Move::Pass).unwrap_err();
+    assert_eq!(out_of_turn.point(), None);
+    assert_eq!(
+        out_of_turn.to_string(),
+        "black pass is illegal: not this colour's turn (CN2002 17.2)"
+    );
+    // An index off the board is named as such, not as a made-up coordinate.
+    let off = g.check(Color::White, Move::Play(Point(81))).unwrap_err();
+    assert_eq!(off.reason, IllegalReason::OffBoard);
+    assert_eq!(
+        off.to_string(),
+        "white point 81, off the 9x9 board is illegal: the point is off the board"
     );
 }

@@ -3,8 +3,9 @@
 //!
 //! Run: `apt-get install -y gnugo`, then
 //! `GOBAN_CORPUS=$PWD/../shared/corpus cargo test -p goban-rules --test gnugo_cross_check -- --ignored --nocapture`
-//! (`GNUGO_MAX_GAMES` limits the number of games, default 40; `GNUGO_SKIP_GAMES` skips the
-//! first ones in path order).
+//! Every finished game of the corpus by default (issue 11: the full cross-check);
+//! `GNUGO_MAX_GAMES` limits the number of games and `GNUGO_SKIP_GAMES` skips the first ones
+//! in path order, to split a run.
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
@@ -66,19 +67,10 @@ impl Drop for Gtp {
 }
 
 fn two_pass_games(root: &Path, skip: usize, limit: usize) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut stack = vec![root.join("gnugo-regression/games"), root.join("ai-19x19")];
-    while let Some(dir) = stack.pop() {
-        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-            let p = e.path();
-            if p.is_dir() {
-                stack.push(p);
-            } else if p.extension().is_some_and(|x| x == "sgf") {
-                files.push(p);
-            }
-        }
-    }
-    files.sort();
+    let files = common::sgf_files::sgf_files(&[
+        &root.join("gnugo-regression/games"),
+        &root.join("ai-19x19"),
+    ]);
     files
         .into_iter()
         .filter(|p| {
@@ -109,6 +101,67 @@ fn margin(text: &str) -> f64 {
     }
 }
 
+/// Disagreements examined and explained in `docs/rules.md` (Cross-check against GNU Go),
+/// by path prefix under the corpus and ruleset flag: any other disagreement fails the run,
+/// to be examined and then either fixed or added here with its cause.
+const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
+    // CN2002 gives back half the handicap in stones; GNU Go sees HA[] set up as AB as 0.
+    (
+        "gnugo-regression/games/atari_atari02.sgf",
+        "--chinese-rules",
+        "handicap give-back",
+    ),
+    (
+        "gnugo-regression/games/atari_atari05.sgf",
+        "--chinese-rules",
+        "handicap give-back, influence dame",
+    ),
+    (
+        "gnugo-regression/games/atari_atari08.sgf",
+        "--chinese-rules",
+        "handicap give-back",
+    ),
+    // GNU Go calls points enclosed by one colour dame by its influence estimate.
+    (
+        "gnugo-regression/games/atari_atari03.sgf",
+        "--japanese-rules",
+        "influence dame",
+    ),
+    (
+        "gnugo-regression/games/atari_atari05.sgf",
+        "--japanese-rules",
+        "influence dame",
+    ),
+    (
+        "gnugo-regression/games/arb/dumonteil-1.sgf",
+        "--japanese-rules",
+        "influence dame",
+    ),
+    (
+        "gnugo-regression/games/arend/gnugo-gnugo4.sgf",
+        "--japanese-rules",
+        "influence dame",
+    ),
+    // Games stopped with open frontiers: no count of them is meaningful.
+    (
+        "gnugo-regression/games/auto_gen/",
+        "--chinese-rules",
+        "unfinished game",
+    ),
+    (
+        "gnugo-regression/games/auto_gen/",
+        "--japanese-rules",
+        "unfinished game",
+    ),
+];
+
+fn known_difference(path: &str, flag: &str) -> Option<&'static str> {
+    KNOWN_DIFFERENCES
+        .iter()
+        .find(|(prefix, f, _)| path.starts_with(prefix) && *f == flag)
+        .map(|(_, _, cause)| *cause)
+}
+
 #[test]
 #[ignore = "development tool: needs /usr/games/gnugo and minutes of CPU"]
 fn compare_counts_with_gnugo() {
@@ -121,8 +174,11 @@ fn compare_counts_with_gnugo() {
             .and_then(|v| v.parse().ok())
             .unwrap_or(default)
     };
-    let (skip, limit) = (env("GNUGO_SKIP_GAMES", 0), env("GNUGO_MAX_GAMES", 40));
-    let (mut agree, mut total) = (0, 0);
+    let (skip, limit) = (
+        env("GNUGO_SKIP_GAMES", 0),
+        env("GNUGO_MAX_GAMES", usize::MAX),
+    );
+    let (mut agree, mut total, mut unexplained) = (0, 0, Vec::new());
     for path in two_pass_games(&root, skip, limit) {
         let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
         let rec = &read_sgf(&text).unwrap()[0];
@@ -158,14 +214,25 @@ fn compare_counts_with_gnugo() {
             total += 1;
             let same = (ours - theirs).abs() < 1e-6;
             agree += usize::from(same);
+            let name = path.strip_prefix(&root).unwrap().display().to_string();
+            let verdict = match (same, known_difference(&name, flag)) {
+                (true, _) => "same".to_owned(),
+                (false, Some(cause)) => format!("DIFFERENT, known: {cause}"),
+                (false, None) => {
+                    unexplained.push(format!("{name} {flag}"));
+                    "DIFFERENT, unexplained".to_owned()
+                }
+            };
             println!(
-                "{} {flag}: gnugo {theirs:+} ours {ours:+} {} (dead {})",
-                path.strip_prefix(&root).unwrap().display(),
-                if same { "same" } else { "DIFFERENT" },
+                "{name} {flag}: gnugo {theirs:+} ours {ours:+} {verdict} (dead {})",
                 input.dead.len()
             );
         }
     }
     println!("{agree} of {total} counts agree");
     assert!(total > 0, "no two-pass games found");
+    assert!(
+        unexplained.is_empty(),
+        "disagreements to examine: {unexplained:#?}"
+    );
 }

@@ -76,7 +76,7 @@ fn illegal_record_names_the_move() {
                 goban_rules::Point::parse_human("E5", g.setup.size).unwrap()
             ),
             at: "E5".to_owned(),
-            reason: goban_rules::Illegal::Occupied
+            reason: goban_rules::IllegalReason::Occupied
         }
     );
     assert_eq!(

@@ -3,7 +3,8 @@
 use crate::error::HardwareError;
 use goban_rules::sgf::{SgfEvent, SgfGame, read_sgf};
 use goban_rules::{
-    Board, BoardSize, Color, Game, GameSetup, Illegal, Move, Point, Ruleset, handicap,
+    Board, BoardSize, Color, Game, GameSetup, Illegal, IllegalReason, Move, Point, Ruleset,
+    handicap,
 };
 use std::path::{Path, PathBuf};
 
@@ -163,7 +164,10 @@ impl SimGame {
 /// there) resumes play first, as players who disagree about the end would (CN2002 21.1).
 pub(crate) fn play_record(game: &mut Game, color: Color, mv: Move) -> Result<Vec<Point>, Illegal> {
     match game.play_as(color, mv) {
-        Err(Illegal::GameOver) if game.resume().is_ok() => game.play_as(color, mv),
+        Err(Illegal {
+            reason: IllegalReason::GameOver,
+            ..
+        }) if game.resume().is_ok() => game.play_as(color, mv),
         other => other,
     }
 }

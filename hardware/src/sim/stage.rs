@@ -3,7 +3,7 @@
 use crate::sim::scenario::{Builder, stone};
 use crate::sim::script::Fault;
 use goban_protocol::PointState;
-use goban_rules::{Color, Illegal, Move, Point};
+use goban_rules::{Color, Illegal, IllegalReason, Move, Point};
 use rand::Rng;
 use rand::seq::{IndexedRandom, SliceRandom};
 
@@ -99,10 +99,19 @@ impl Builder {
             .all_points()
             .filter(|&p| match kind {
                 Void::Occupied => board.get(p) == Some(color.opponent()),
-                Void::Forbidden => matches!(self.game.preview(color, p), Err(Illegal::Suicide)),
+                Void::Forbidden => matches!(
+                    self.game.preview(color, p),
+                    Err(Illegal {
+                        reason: IllegalReason::Suicide,
+                        ..
+                    })
+                ),
                 Void::Ko => matches!(
                     self.game.preview(color, p),
-                    Err(Illegal::Ko | Illegal::Superko { .. })
+                    Err(Illegal {
+                        reason: IllegalReason::Ko | IllegalReason::Superko { .. },
+                        ..
+                    })
                 ),
             })
             .map(|p| p.0)

@@ -1,6 +1,6 @@
 //! A new stone on the board: a move, a slide, a pass resolved, or an infraction (forbidden point, ko, double move, takeback, displaced, occupied).
 
-use goban_rules::{Color, Illegal, Move};
+use goban_rules::{Color, Illegal, IllegalReason, Move};
 
 use super::Diff;
 use crate::Timestamp;
@@ -44,11 +44,17 @@ impl Referee {
                 self.play_stone(x, s, at);
                 true
             }
-            Some(Err(Illegal::Suicide)) => {
+            Some(Err(Illegal {
+                reason: IllegalReason::Suicide,
+                ..
+            })) => {
                 self.on_illegal_stone(InfractionKind::ForbiddenPoint, x, s, diff);
                 false
             }
-            Some(Err(Illegal::Ko | Illegal::Superko { .. })) => {
+            Some(Err(Illegal {
+                reason: IllegalReason::Ko | IllegalReason::Superko { .. },
+                ..
+            })) => {
                 self.on_illegal_stone(InfractionKind::KoViolation, x, s, diff);
                 false
             }

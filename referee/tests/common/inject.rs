@@ -1,7 +1,7 @@
 //! Injects one infraction of a given kind into a noisy corpus game, then lets the players restore the board as guided.
 
 use goban_referee::{ArbiterCommand, InfractionKind, Input, Reading, RulingAction};
-use goban_rules::{Color, Game, Illegal, Move, Point};
+use goban_rules::{Color, Game, IllegalReason, Move, Point};
 use rand::Rng;
 
 use super::corpus::Record;
@@ -39,7 +39,7 @@ fn suicide_point(game: &Game, c: Color) -> Option<Point> {
     game.setup()
         .size
         .all_points()
-        .find(|&p| game.preview(c, p) == Err(Illegal::Suicide))
+        .find(|&p| game.preview(c, p).map_err(|e| e.reason) == Err(IllegalReason::Suicide))
 }
 
 fn free_point(game: &Game, c: Color) -> Option<Point> {
@@ -105,7 +105,7 @@ fn inject(t: &mut Table, hands: &mut Hands, kind: InfractionKind, c: Color, mv: 
     let Move::Play(x) = mv else { return true };
     let x = x.index();
     let d = c.opponent();
-    let _ = Illegal::Ko;
+    let _ = IllegalReason::Ko;
     match kind {
         InfractionKind::ForbiddenPoint | InfractionKind::KoViolation => {
             let p = match kind {

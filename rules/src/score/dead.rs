@@ -81,11 +81,7 @@ impl DeadStones {
         match self.iter().find(|&p| board.get(p).is_none()) {
             Some(p) => Err(RulesError::BadDeadStones(format!(
                 "{} holds no stone",
-                if p.is_on(board.size()) {
-                    p.to_human(board.size())
-                } else {
-                    p.to_string()
-                }
+                p.display(board.size())
             ))),
             None => Ok(()),
         }

@@ -77,17 +77,13 @@ impl SgfGame {
     pub fn replay_with(&self, ko_rule: KoRule) -> Result<Replay, RulesError> {
         let mut steps = self.steps(ko_rule, OnIllegal::Stop)?;
         for step in steps.by_ref() {
-            if let Err(reason) = step.outcome {
-                let size = self.setup.size;
+            if let Err(refused) = step.outcome {
                 return Err(RulesError::SgfIllegalMove {
                     record_move: step.record_move,
                     color: step.color,
                     mv: step.mv,
-                    at: match step.mv {
-                        Move::Play(p) => p.to_human(size),
-                        Move::Pass => "pass".to_owned(),
-                    },
-                    reason,
+                    at: step.mv.display(self.setup.size).to_string(),
+                    reason: refused.reason,
                 });
             }
         }
@@ -98,13 +94,15 @@ impl SgfGame {
     ///
     /// ```
     /// use goban_rules::sgf::{OnIllegal, read_sgf};
-    /// use goban_rules::{Illegal, KoRule};
-    /// // White's C3 is an immediate recapture of the ko: illegal.
+    /// use goban_rules::{IllegalReason, KoRule};
+    /// // White's B3 (`bc`) is an immediate recapture of the ko: illegal.
     /// let text = "(;SZ[5]AB[bb][ac][bd]AW[cb][dc][cd][bc];B[cc];W[bc];B[aa])";
     /// let rec = &read_sgf(text)?[0];
     /// let mut steps = rec.steps(KoRule::Simple, OnIllegal::Skip)?;
     /// assert!(steps.next().unwrap().outcome.is_ok());
-    /// assert_eq!(steps.next().unwrap().outcome, Err(Illegal::Ko));
+    /// let refused = steps.next().unwrap().outcome.unwrap_err();
+    /// assert_eq!(refused.reason, IllegalReason::Ko);
+    /// assert_eq!(refused.to_string(), "white B3 is illegal: ko: immediate recapture is forbidden (CN2002 18.3, 20.1)");
     /// assert!(steps.next().unwrap().outcome.is_ok()); // went on past it
     /// assert!(steps.next().is_none());
     /// # Ok::<(), goban_rules::RulesError>(())

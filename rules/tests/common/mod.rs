@@ -1,5 +1,8 @@
-//! Shared helpers for the integration tests: corpus lookup and positions from diagrams.
+//! Shared helpers for the integration tests: corpus lookup, its SGF files, and positions
+//! from diagrams.
 #![allow(dead_code, unreachable_pub)]
+
+pub mod sgf_files;
 
 use std::path::PathBuf;
 
