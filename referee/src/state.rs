@@ -326,6 +326,7 @@ impl BoardState {
             proposed_result: self.proposed_result.as_deref(),
             result_unit: self.result_unit,
             count: self.count.as_ref(),
+            end_signal: self.end_signal.as_ref(),
             dead_stones: &self.dead_stones,
             seki: &self.seki,
             audit: &self.audit,
