@@ -75,6 +75,18 @@ async fn a_game_flows_to_every_channel_and_survives_kill_9() {
     let mqtt_move: Value = serde_json::from_str(&mqtt_move).expect("json");
     assert_eq!(mqtt_move["v"], 1);
     assert!(mqtt_move["seq"].as_u64().is_some());
+    // Each move's clock reaches `moves` itself: the press's completing correction (issue 15).
+    let completing = mqtt
+        .wait("/boards/table-1/moves", Duration::from_secs(20), |p| {
+            serde_json::from_str::<Value>(p).is_ok_and(|v| {
+                v["event"] == "correction" && v["was"] == v["now"] && v["time_left_ms"].is_u64()
+            })
+        })
+        .await;
+    assert!(
+        completing.contains("completed by the clock press"),
+        "{completing}"
+    );
     mqtt.wait("/boards/table-1/state", Duration::from_secs(10), |_| true)
         .await;
     mqtt.wait("/status", Duration::from_secs(10), |p| p == "online")

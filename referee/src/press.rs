@@ -189,7 +189,10 @@ impl Referee {
         if raise {
             let evidence = vec![(
                 claim.at,
-                format!("{s} stone completed by a press on button {button:?}"),
+                format!(
+                    "{s} pressed button {button:?}, set for {}, to complete {s}'s stone",
+                    s.opponent()
+                ),
             )];
             self.raise(InfractionKind::WrongColour, s, number, Vec::new(), evidence);
         }

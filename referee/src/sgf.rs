@@ -72,8 +72,15 @@ impl Referee {
                         // A warning in effect names its article, automatic or ruled (CN2002 24).
                         let warned = i.sanction_applied && i.kind.sanction_warns(m.ruleset);
                         let warning = if warned { ", warning (art. 24)" } else { "" };
+                        // The points too: a voided ko or forbidden stone is a pass in the
+                        // record, and its comment is where its point stays (issue 15).
+                        let at = if i.points.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" at {}", i.points.join(" "))
+                        };
                         format!(
-                            "{} ({}) by {}: {}{warning}",
+                            "{} ({}) by {}{at}: {}{warning}",
                             i.kind, i.article, i.player, i.status
                         )
                     })

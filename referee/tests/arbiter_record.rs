@@ -213,7 +213,7 @@ fn a_warning_ruling_names_its_article_in_the_trail() {
     );
     let sgf = t.referee.sgf();
     assert!(
-        sgf.contains("premature_press (CN2002 17.4) by white: sanctioned, warning (art. 24)"),
+        sgf.contains("premature_press (CN2002 17.4) by white at C3: sanctioned, warning (art. 24)"),
         "{sgf}"
     );
     assert!(

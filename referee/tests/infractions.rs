@@ -60,6 +60,30 @@ fn forbidden_point_cites_cn2002_19() {
 }
 
 #[test]
+fn a_forbidden_stone_counted_as_a_pass_keeps_its_point_in_the_sgf() {
+    let mut t = Table::nine();
+    t.play("E5", B, &[]);
+    t.play("A2", W, &[]);
+    t.play("E6", B, &[]);
+    t.play("B1", W, &[]);
+    t.put("A1", B);
+    t.wait(500);
+    t.press_black();
+    t.wait(1_000);
+    t.play("G7", W, &[]);
+    assert_eq!(
+        t.moves()[4],
+        "pass",
+        "the forbidden stone counts as a pass (CN2002 19)"
+    );
+    let sgf = t.referee.sgf();
+    assert!(
+        sgf.contains("forbidden_point (CN2002 19) by black at A1"),
+        "{sgf}"
+    );
+}
+
+#[test]
 fn forbidden_point_cites_jk_10() {
     check(
         &forbidden_point(jk_table()),

@@ -148,10 +148,9 @@ impl Engine {
 /// The topic an event goes to; `None` for those only visible through the state topic.
 pub(crate) fn topic_of(kind: &EventKind) -> Option<Topic> {
     match kind {
-        // A correction with `was == now` only fills in the time left at the
-        // completing press: a clock reading, not a second move event (api.md:
-        // `moves` carries one event per move).
-        EventKind::Correction { was, now, .. } if was == now => Some(Topic::Clock),
+        // A correction with `was == now` is the completing update of a move shown before
+        // its press (`time_left_ms`, `periods_left`): on `moves` (QoS 1) with the move, so
+        // a subscriber to `moves` alone has every move's clock (issue 15).
         EventKind::MovePlayed { .. } | EventKind::Correction { .. } => Some(Topic::Moves),
         EventKind::InfractionRaised { .. } | EventKind::InfractionChanged { .. } => {
             Some(Topic::Infractions)

@@ -17,12 +17,16 @@ use crate::state::Phase;
 impl Referee {
     /// A quiet board arrived: interpret it.
     pub(crate) fn handle_quiet(&mut self, quiet: Quiet) {
-        self.timeline.record_readings(
-            &self.physical,
-            &quiet.readings,
-            &quiet.changed_at,
-            self.size,
-        );
+        if !self.blind {
+            // The snapshot that ends a blind spell (start-up, resync) is no act of a player:
+            // it stays out of the alerts' evidence (issue 15).
+            self.timeline.record_readings(
+                &self.physical,
+                &quiet.readings,
+                &quiet.changed_at,
+                self.size,
+            );
+        }
         self.physical = quiet.readings;
         self.changed_at = quiet.changed_at;
         self.update_unknown_points();

@@ -27,6 +27,19 @@ impl Referee {
             m.suspect_since.get_or_insert(now);
             return false;
         }
+        // A liberty of a vanished chain that reads `?` may hold the capturing stone: decide
+        // once it reads (quiet is local, referee-notes.md point 4), never cry wolf meanwhile.
+        let board = m.game.board();
+        let unreadable_liberty = diff.removed.iter().any(|&(r, _)| {
+            board
+                .liberties(go::point(r))
+                .iter()
+                .any(|q| self.physical[q.index()] == Reading::Unknown)
+        });
+        if unreadable_liberty {
+            m.suspect_since = Some(now);
+            return false;
+        }
         m.suspect_since = None;
         let withdrawn = m
             .last_stone()
