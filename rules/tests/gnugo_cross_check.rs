@@ -121,6 +121,11 @@ const KNOWN_DIFFERENCES: &[(&str, &str, &str)] = &[
         "--chinese-rules",
         "handicap give-back",
     ),
+    (
+        "gnugo-regression/games/bitti-gnug36.sgf",
+        "--chinese-rules",
+        "handicap give-back",
+    ),
     // GNU Go calls points enclosed by one colour dame by its influence estimate.
     (
         "gnugo-regression/games/atari_atari03.sgf",
