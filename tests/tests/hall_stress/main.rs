@@ -33,7 +33,6 @@ const KNOWN_FAILING: &[&str] = &[
     "pace 0.25 s/move",
     "pace 0.50 s/move",
     "board unplugged 1-10 s",
-    "chatter 2-10 Hz 5-30 s, next to move",
     "board joins mid-game",
 ];
 
