@@ -89,7 +89,24 @@ impl Search<'_> {
     fn finish(&mut self, game: &mut Game, used: &[bool], path: &[Step]) {
         let left: Vec<usize> = (0..self.required).filter(|&k| !used[k]).collect();
         match left.as_slice() {
-            [] if self.matches(game) => self.found.push(path.to_vec()),
+            [] => {
+                if self.matches(game) {
+                    self.found.push(path.to_vec());
+                }
+                // A stone found late may also be the next move, placed but not pressed yet.
+                for k in self.required..self.added.len() {
+                    let (p, c) = self.added[k];
+                    if used[k] || c != game.to_move() {
+                        continue;
+                    }
+                    let mut next = game.clone();
+                    if next.play(c, Move::Play(go::point(p))).is_ok() && self.matches(&next) {
+                        let mut found = path.to_vec();
+                        found.push(Step::Trailing(c, p));
+                        self.found.push(found);
+                    }
+                }
+            }
             &[k] => {
                 let (p, c) = self.added[k];
                 if c == game.to_move()
@@ -138,7 +155,12 @@ impl Referee {
         if m.held.is_empty() || m.frozen {
             return;
         }
-        if m.reconcile_failed && diff.is_empty() {
+        // Stones found late at the start are tolerated by the diff, yet may be the held moves.
+        let late_on_board = m
+            .late_found
+            .iter()
+            .any(|&p| m.known.get(&p) == Some(&self.physical[p]));
+        if m.reconcile_failed && diff.is_empty() && !late_on_board {
             // The arbiter had the stones played meanwhile taken off: they are read again as replayed.
             self.drop_held("; the position was restored, the stones are read as they are replayed");
             return;
@@ -226,6 +248,16 @@ impl Referee {
             |steps: &Vec<Step>| steps.iter().filter(|s| matches!(s, Step::Pass(..))).count();
         let fewest = search.found.iter().map(passes).min().unwrap_or(0);
         search.found.retain(|s| passes(s) == fewest);
+        // A stone found late that a move explains is a move rather than a leftover: of the
+        // explanations left, those that leave the fewest such stones unplayed.
+        let stones = |steps: &Vec<Step>| {
+            steps
+                .iter()
+                .filter(|s| matches!(s, Step::Play(..) | Step::Trailing(..)))
+                .count()
+        };
+        let most = search.found.iter().map(stones).max().unwrap_or(0);
+        search.found.retain(|s| stones(s) == most);
         search.found
     }
 
@@ -272,6 +304,9 @@ impl Referee {
                     (go::name(p, size), claim)
                 }
                 Step::Trailing(color, p) => {
+                    if let Some(m) = self.game.as_mut() {
+                        m.known.remove(&p);
+                    }
                     let at = self.changed_at[p];
                     self.record_move(color, Move::Play(go::point(p)), at, true);
                     continue;

@@ -55,6 +55,9 @@ pub(crate) enum Cue {
 enum Ev {
     Cue(Cue),
     SnapQuery,
+    /// The replugged board's handshake is over: its frames flow again, starting with the
+    /// SNAP of the board as it is then (stones placed during the handshake included).
+    BoardUp,
     Deliver {
         stamp: u64,
         input: Input,
@@ -215,6 +218,12 @@ impl Hall {
     fn handle(&mut self, at: u64, ev: Ev) {
         match ev {
             Ev::Cue(cue) => self.handle_cue(at, cue),
+            Ev::BoardUp => {
+                self.up[0] = true;
+                self.board.reboot();
+                let frame = self.board.snap(0);
+                self.send_frame(at, frame);
+            }
             Ev::SnapQuery => {
                 if self.up[0] {
                     let frame = self.board.snap(0);
@@ -293,11 +302,13 @@ impl Hall {
             // A rebooted device: a new map, synchronised as soon as it answers.
             self.maps[i].reset();
             self.sync_chain[i] += 1;
-            self.push(at + HANDSHAKE_MS, Ev::SyncTick(i, self.sync_chain[i]));
+            // Right after the handshake (and the board's `BoardUp`).
+            self.push(at + HANDSHAKE_MS + 1, Ev::SyncTick(i, self.sync_chain[i]));
         }
         let connected = (at + HANDSHAKE_MS + self.lag(kind)).max(self.last_arrival[i] + 1);
         self.last_arrival[i] = connected;
-        self.up[i] = true;
+        // The board's frames count from the end of its handshake (`BoardUp`).
+        self.up[i] = kind != DeviceKind::Board;
         self.gap[i] = false;
         let device = match kind {
             DeviceKind::Board => Device::Board,
@@ -305,10 +316,8 @@ impl Hall {
         };
         self.send_host(connected, Input::DeviceConnected { device });
         if kind == DeviceKind::Board {
-            self.board.reboot();
-            // The board sends a SNAP after its HELLO.
-            let frame = self.board.snap(0);
-            self.send_frame(at + HANDSHAKE_MS, frame);
+            // The board sends a SNAP after its HELLO, of the board as it is then.
+            self.push(at + HANDSHAKE_MS, Ev::BoardUp);
         }
     }
 
