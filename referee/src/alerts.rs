@@ -29,20 +29,20 @@ impl Referee {
     pub(crate) fn raise(
         &mut self,
         kind: InfractionKind,
-        player: Color,
+        player: impl Into<Option<Color>>,
         move_number: u32,
         points: Vec<usize>,
         evidence: Vec<(Timestamp, String)>,
     ) {
         let auto = self.config.auto_sanction.contains(&kind);
-        self.raise_as(kind, player, move_number, points, evidence, auto);
+        self.raise_as(kind, player.into(), move_number, points, evidence, auto);
     }
 
     /// Raises an alert, sanctioning it at once when `auto`.
     pub(crate) fn raise_as(
         &mut self,
         kind: InfractionKind,
-        player: Color,
+        player: Option<Color>,
         move_number: u32,
         points: Vec<usize>,
         evidence: Vec<(Timestamp, String)>,
@@ -171,7 +171,9 @@ impl Referee {
             return;
         }
         alert.sanction_applied = false;
-        let (kind, player) = (alert.kind, alert.player);
+        let (kind, Some(player)) = (alert.kind, alert.player) else {
+            return;
+        };
         if kind.sanction_warns(m.ruleset) {
             let warnings = m.warnings.of_mut(player);
             *warnings = warnings.saturating_sub(1);
@@ -202,7 +204,9 @@ impl Referee {
         };
         alert.status = InfractionStatus::Sanctioned;
         alert.sanction_applied = true;
-        let (kind, player, number) = (alert.kind, alert.player, alert.move_number);
+        let (kind, number) = (alert.kind, alert.move_number);
+        // No one to sanction when no player can be known (a knocked board).
+        let Some(player) = alert.player else { return };
         let ruleset = m.ruleset;
         match kind {
             InfractionKind::ForbiddenPoint | InfractionKind::KoViolation => {
@@ -284,7 +288,9 @@ impl Referee {
     fn convert_time_forfeit(&mut self, index: usize) -> Result<(), RefereeError> {
         let now = self.now;
         let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
-        let player = m.infractions[index].player;
+        let player = m.infractions[index]
+            .player
+            .ok_or(RefereeError::WrongPhase("the alert names no player"))?;
         m.clock.convert_forfeit(now, player)?;
         m.infractions[index].status = InfractionStatus::Converted;
         m.press_turn = player.opponent();

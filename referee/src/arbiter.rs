@@ -111,7 +111,7 @@ impl Referee {
         // The deduction is the clock's arithmetic; only the loss is a sanction to apply.
         self.raise_as(
             InfractionKind::LateStart,
-            color,
+            Some(color),
             0,
             Vec::new(),
             evidence,

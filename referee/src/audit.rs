@@ -129,7 +129,7 @@ fn ruling_words(m: &Match, id: &InfractionId, before: PerColor) -> String {
     let mut words = format!(
         ": {} by {} ({})",
         alert.kind,
-        color_word(alert.player),
+        alert.player.map_or("no player", color_word),
         alert.article
     );
     for color in [Color::Black, Color::White] {

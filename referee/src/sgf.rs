@@ -81,7 +81,10 @@ impl Referee {
                         };
                         format!(
                             "{} ({}) by {}{at}: {}{warning}",
-                            i.kind, i.article, i.player, i.status
+                            i.kind,
+                            i.article,
+                            i.player.map_or("no player".to_owned(), |c| c.to_string()),
+                            i.status
                         )
                     })
                     .collect();

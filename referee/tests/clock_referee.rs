@@ -46,7 +46,7 @@ fn a_press_after_the_flag_fell_is_one_time_forfeit() {
         .filter(|a| a.kind == InfractionKind::TimeForfeit)
         .collect();
     assert_eq!(forfeits.len(), 1, "one flag fall, one alert: {forfeits:?}");
-    assert_eq!(forfeits[0].player, B);
+    assert_eq!(forfeits[0].player, Some(B));
     assert!(
         forfeits[0].article.starts_with("CN2002 12.4"),
         "{}",

@@ -70,8 +70,8 @@ pub(crate) struct Infraction {
     /// Rule article, e.g. `CN2002 18.2`.
     #[schema(example = "CN2002 18.2")]
     article: String,
-    /// Who committed it.
-    player: Color,
+    /// Who committed it; null when no one can be known (`board_disturbed`: a knocked board).
+    player: Option<Color>,
     /// Move it belongs to.
     move_number: u32,
     /// Points involved.

@@ -69,8 +69,8 @@ pub struct Infraction {
     pub kind: InfractionKind,
     /// The article cited under the game's ruleset, e.g. "CN2002 18.2, 22.6" or "JK 9".
     pub article: String,
-    /// The offender.
-    pub player: Color,
+    /// The offender; `null` when none can be known (a knocked board, CN2002 17.6).
+    pub player: Option<Color>,
     /// The move the act belongs to.
     pub move_number: u32,
     /// The points involved, "D4" notation.

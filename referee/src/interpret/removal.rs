@@ -146,7 +146,6 @@ impl Referee {
         m.frozen = true;
         m.suspect_since = None;
         let number = m.move_count();
-        let player = m.game.to_move();
         let points = diff.points();
         let at = points
             .iter()
@@ -160,9 +159,10 @@ impl Referee {
                 points.len()
             ),
         )];
+        // Who knocked the board is not something the sensors can tell (CN2002 17.6).
         self.raise(
             InfractionKind::BoardDisturbed,
-            player,
+            None,
             number,
             points,
             evidence,
