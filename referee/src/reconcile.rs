@@ -94,9 +94,9 @@ impl Search<'_> {
                     self.found.push(path.to_vec());
                 }
                 // A stone found late may also be the next move, placed but not pressed yet.
-                for k in self.required..self.added.len() {
-                    let (p, c) = self.added[k];
-                    if used[k] || c != game.to_move() {
+                let unused = self.added.iter().zip(used).skip(self.required);
+                for (&(p, c), _) in unused.filter(|(_, used)| !**used) {
+                    if c != game.to_move() {
                         continue;
                     }
                     let mut next = game.clone();
