@@ -64,6 +64,10 @@ pub struct Debouncer {
     lines: usize,
     raw: Vec<Reading>,
     changed_at: Vec<Timestamp>,
+    /// The last readable value of each point (not `?`) and since when it has held, across
+    /// transient `?` flickers: what a stone's reported time is (a hand hovering beside a
+    /// stone does not make it newer, issue 15).
+    readable: Vec<(Reading, Timestamp)>,
     reported: Vec<Reading>,
     reported_at: Vec<Timestamp>,
     /// Points changed since they were last reported.
@@ -92,6 +96,7 @@ impl Debouncer {
             lines: points.isqrt().max(1),
             raw: vec![Reading::Unknown; points],
             changed_at: vec![Timestamp(0); points],
+            readable: vec![(Reading::Unknown, Timestamp(0)); points],
             reported: vec![Reading::Unknown; points],
             reported_at: vec![Timestamp(0); points],
             dirty: BTreeSet::new(),
@@ -156,6 +161,9 @@ impl Debouncer {
         }
         self.raw[index] = reading;
         self.changed_at[index] = now;
+        if reading != Reading::Unknown && self.readable[index].0 != reading {
+            self.readable[index] = (reading, now);
+        }
         let flips = &mut self.flips[index];
         flips.push_back(now);
         while flips
@@ -285,7 +293,10 @@ impl Debouncer {
             };
             if reading != self.reported[p] {
                 self.reported[p] = reading;
-                self.reported_at[p] = self.changed_at[p];
+                self.reported_at[p] = match self.readable[p] {
+                    (r, since) if r == reading => since,
+                    _ => self.changed_at[p],
+                };
             }
             self.dirty.remove(&p);
         }

@@ -9,7 +9,7 @@ use crate::config::RefereeConfig;
 use crate::debounce::{Debouncer, Feed};
 use crate::error::RefereeError;
 use crate::event::{Event, EventKind};
-use crate::input::{Device, Input, Reading};
+use crate::input::{ClockKey, Device, Input, Reading};
 use crate::match_state::Match;
 use crate::state::{Link, Phase, SCHEMA_VERSION};
 use crate::timeline::Timeline;
@@ -46,6 +46,9 @@ pub struct Referee {
     pub(crate) device_alerts_raised: u32,
     /// The physical end signals: resignation stones, off-board zones (CN2002 终局).
     pub(crate) ending: crate::ending::Ending,
+    /// Resignation and DONE keys pressed while the board was still settling: they wait for
+    /// the stones placed before them (a resignation right after the last moves).
+    pub(crate) waiting_keys: Vec<ClockKey>,
 }
 
 /// Which internal deadline is due next.
@@ -94,6 +97,7 @@ impl Referee {
             unclean: false,
             last_blind_at: Timestamp(0),
             device_alerts_raised: 0,
+            waiting_keys: Vec::new(),
             ending: crate::ending::Ending::default(),
         })
     }
@@ -143,7 +147,15 @@ impl Referee {
                 self.handle_press(button);
                 Ok(())
             }
-            Input::ClockKey { key } => self.handle_key(key),
+            Input::ClockKey { key } => {
+                let ends = !matches!(key, ClockKey::Pause | ClockKey::Resume);
+                if ends && self.game.is_some() && self.debouncer.earliest_pending().is_some() {
+                    // The last moves may still be settling: they come first (order of events).
+                    self.waiting_keys.push(key);
+                    return Ok(());
+                }
+                self.handle_key(key)
+            }
             Input::DeviceConnected { device } => {
                 self.set_link(device, Link::Connected);
                 Ok(())

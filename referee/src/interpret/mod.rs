@@ -51,6 +51,12 @@ impl Referee {
             Some(Phase::Counting) => self.update_counting(),
             _ => {}
         }
+        if self.debouncer.earliest_pending().is_none() {
+            for key in std::mem::take(&mut self.waiting_keys) {
+                // The game may have ended meanwhile: a key that no longer applies is dropped.
+                let _ = self.handle_key(key);
+            }
+        }
         self.refresh_guidance();
         self.emit(EventKind::StateChanged);
     }
