@@ -483,11 +483,13 @@ impl Hall {
                 EventKind::InfractionRaised { infraction } => Noted::Infraction {
                     kind: infraction.kind,
                     text: format!(
-                        "{} ({}) move {} player {:?} points {:?}",
+                        "{} ({}) move {} player {} points {:?}",
                         infraction.kind.id(),
                         infraction.article,
                         infraction.move_number,
-                        infraction.player,
+                        infraction
+                            .player
+                            .map_or_else(|| "none".to_owned(), |c| format!("{c:?}")),
                         infraction.points
                     ),
                 },
