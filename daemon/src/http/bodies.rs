@@ -91,6 +91,10 @@ pub(crate) struct StartGameBody {
     pub(crate) force: Option<bool>,
     /// The arbiter's note for the audit trail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        max_length = 800,
+        pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub(crate) note: Option<String>,
 }
 
@@ -129,6 +133,10 @@ pub(crate) struct RulingBody {
     pub(crate) action: RulingAction,
     /// Free text for the record.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        max_length = 800,
+        pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub(crate) note: Option<String>,
 }
 
@@ -140,12 +148,20 @@ pub(crate) enum ClockBody {
     Pause {
         /// The arbiter's note for the audit trail.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(
+            max_length = 800,
+            pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+        )]
         note: Option<String>,
     },
     /// Restart the clock of the side to move.
     Resume {
         /// The arbiter's note for the audit trail.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(
+            max_length = 800,
+            pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+        )]
         note: Option<String>,
     },
     /// Add (positive) or remove (negative) time from one side.
@@ -156,6 +172,10 @@ pub(crate) enum ClockBody {
         delta_ms: i64,
         /// Why (a clock fault, CN2002 22.8-22.9), for the audit trail and the SGF.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(
+            max_length = 800,
+            pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+        )]
         note: Option<String>,
     },
 }
@@ -171,6 +191,10 @@ pub(crate) struct DeadStonesBody {
     pub(crate) dead: bool,
     /// The arbiter's note for the audit trail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        max_length = 800,
+        pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub(crate) note: Option<String>,
 }
 
@@ -192,6 +216,10 @@ pub(crate) struct ResultBody {
     pub(crate) force: Option<bool>,
     /// The arbiter's note for the audit trail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        max_length = 800,
+        pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub(crate) note: Option<String>,
 }
 
@@ -201,6 +229,10 @@ pub(crate) struct ResultBody {
 pub(crate) struct NoteBody {
     /// The arbiter's note for the audit trail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        max_length = 800,
+        pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub(crate) note: Option<String>,
 }
 
@@ -220,6 +252,10 @@ pub(crate) struct LateStartBody {
     pub(crate) absent_ms: u64,
     /// The arbiter's note for the audit trail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        max_length = 800,
+        pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub(crate) note: Option<String>,
 }
 
@@ -231,6 +267,10 @@ pub(crate) struct ResumePlayBody {
     pub(crate) first: Color,
     /// The arbiter's note for the audit trail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        max_length = 800,
+        pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub(crate) note: Option<String>,
 }
 
@@ -409,7 +449,8 @@ where
         }
         let value: T = serde_json::from_slice(text).map_err(|error| ApiError::BadBody {
             message: error.to_string(),
-            position: Some(JsonPosition {
+            // serde_json says line 0 when an error has no place in the text.
+            position: (error.line() > 0).then(|| JsonPosition {
                 line: error.line(),
                 column: error.column(),
             }),
