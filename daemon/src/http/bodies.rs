@@ -55,18 +55,22 @@ pub(crate) enum Ruleset {
 pub(crate) struct StartGameBody {
     /// Black player's name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 200, pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$")]
     pub(crate) black: Option<String>,
     /// White player's name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 200, pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$")]
     pub(crate) white: Option<String>,
     /// Ruleset.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) ruleset: Option<Ruleset>,
     /// Komi in points (CN2002: 7.5 points = 3 3/4 stones).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = -150, maximum = 150, multiple_of = 0.25)]
     pub(crate) komi: Option<f64>,
     /// Handicap stones, 0 to 9.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = 0, maximum = 9)]
     pub(crate) handicap: Option<u8>,
     /// Time control string, e.g. `byoyomi-cn:main=60m,reserve=5`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -80,9 +84,10 @@ pub(crate) struct StartGameBody {
     pub(crate) ko_rule: Option<KoRule>,
     /// Event name for the SGF `EV`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 200, pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$")]
     pub(crate) event: Option<String>,
-    /// Black places the handicap stones freely (needs `handicap` 2 or more); the
-    /// referee reads them off the board as Black's first stones.
+    /// Black places the handicap stones freely; the referee reads them off the board as
+    /// Black's first stones. Without `handicap` 2 or more there is nothing to place.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) free_handicap: Option<bool>,
     /// Needed to start over a game still in play (playing, paused or counting):
@@ -168,7 +173,8 @@ pub(crate) enum ClockBody {
     Adjust {
         /// Whose time.
         color: Color,
-        /// Milliseconds to add, negative to remove; at most one day either way.
+        /// Milliseconds to add, negative to remove; at most one day either way, not 0.
+        #[schema(schema_with = delta_ms_schema)]
         delta_ms: i64,
         /// Why (a clock fault, CN2002 22.8-22.9), for the audit trail and the SGF.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -184,8 +190,8 @@ pub(crate) enum ClockBody {
 #[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct DeadStonesBody {
-    /// Points like `D4`, at least one.
-    #[schema(example = json!(["D4"]))]
+    /// Points like `D4`, at least one; each must lie on the board (a 400 otherwise).
+    #[schema(example = json!(["D4"]), min_items = 1, max_items = 361, value_type = Vec<PointName>)]
     pub(crate) points: Vec<String>,
     /// True marks dead, false unmarks.
     pub(crate) dead: bool,
@@ -207,8 +213,11 @@ pub(crate) struct DeadStonesBody {
 #[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ResultBody {
-    /// E.g. `B+R`, `W+6.5` (points), `B+0.75` (CN2002 stones), `W+T`, `0`.
-    #[schema(example = "B+R")]
+    /// E.g. `B+R`, `W+6.5` (points), `B+0.75` (CN2002 stones), `W+T`, `0`, `Void`.
+    #[schema(
+        example = "B+R",
+        pattern = "^([BW]\\+(R|T|F|[0-9]{1,3}(\\.(25|5|75))?)|0|Void)$"
+    )]
     pub(crate) result: String,
     /// Needed to end a game still in play (playing or paused); without it such a
     /// request is a 409. During counting or after the end, a result is set or corrected freely.
@@ -248,7 +257,7 @@ pub(crate) struct LateStartBody {
     /// The late player.
     pub(crate) color: Color,
     /// How long they were absent, in ms (1 ms to 1 day).
-    #[schema(example = 300_000)]
+    #[schema(example = 300_000, minimum = 1, maximum = 86_400_000)]
     pub(crate) absent_ms: u64,
     /// The arbiter's note for the audit trail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -281,7 +290,7 @@ const MAX_ADJUST_MS: i64 = 86_400_000;
 /// Longest note accepted.
 const MAX_NOTE: usize = 4 * MAX_TEXT;
 
-fn check_note(note: Option<&str>) -> Result<(), ApiError> {
+pub(crate) fn check_note(note: Option<&str>) -> Result<(), ApiError> {
     check_text("note", note, MAX_NOTE)
 }
 
@@ -322,11 +331,6 @@ impl Validate for StartGameBody {
         }
         check_text("event", self.event.as_deref(), MAX_TEXT)?;
         check_note(self.note.as_deref())?;
-        if self.free_handicap == Some(true) && self.handicap.unwrap_or(0) < 2 {
-            return Err(ApiError::bad_body(
-                "free_handicap: needs handicap 2 or more",
-            ));
-        }
         if let Some(time_control) = &self.time_control {
             // The referee's parser: one grammar for config and API (api.md "Time control strings").
             TimeControl::from_str(time_control)
@@ -383,8 +387,8 @@ impl Validate for ClockBody {
 
 impl Validate for DeadStonesBody {
     fn validate(&self) -> Result<(), ApiError> {
-        if self.points.is_empty() || self.points.len() > 625 {
-            return Err(ApiError::bad_body("points: give between 1 and 625 points"));
+        if self.points.is_empty() || self.points.len() > 361 {
+            return Err(ApiError::bad_body("points: give between 1 and 361 points"));
         }
         check_note(self.note.as_deref())
     }
@@ -470,4 +474,28 @@ fn is_json(content_type: &str) -> bool {
         .to_ascii_lowercase();
     essence == "application/json"
         || (essence.starts_with("application/") && essence.ends_with("+json"))
+}
+
+/// A point in letters and numbers (`D4`; no `I`), case-insensitive, on a board of at most
+/// 19 lines (wire protocol v1); a point beyond a smaller board's edge is a 400.
+#[derive(ToSchema)]
+#[schema(pattern = "^[A-HJ-Ta-hj-t]([1-9]|1[0-9])$", example = "D4")]
+pub(crate) struct PointName(#[allow(dead_code)] String);
+
+/// `delta_ms`: a non-zero number of milliseconds within one day either way.
+fn delta_ms_schema() -> utoipa::openapi::schema::Schema {
+    let range = |min: i64, max: i64| {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Integer)
+            .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
+                utoipa::openapi::KnownFormat::Int64,
+            )))
+            .minimum(Some(min))
+            .maximum(Some(max))
+    };
+    utoipa::openapi::schema::OneOfBuilder::new()
+        .item(range(-MAX_ADJUST_MS, -1))
+        .item(range(1, MAX_ADJUST_MS))
+        .build()
+        .into()
 }

@@ -56,6 +56,7 @@ pub enum LoadRequest {
     /// An OpenGotha file: `document` uploaded, or the configured `opengotha_file` when absent.
     Opengotha {
         /// Round number.
+        #[schema(minimum = 1)]
         round: u32,
         /// The file's text.
         #[serde(default)]
@@ -64,6 +65,7 @@ pub enum LoadRequest {
     /// A CSV `table,black,white,handicap,komi`.
     Csv {
         /// Round number.
+        #[schema(minimum = 1)]
         round: u32,
         /// The file's text.
         document: String,
@@ -71,6 +73,7 @@ pub enum LoadRequest {
     /// The configured Pairgoth server.
     Pairgoth {
         /// Round number.
+        #[schema(minimum = 1)]
         round: u32,
         /// Tournament id; default: the configured one.
         #[serde(default)]
