@@ -70,6 +70,7 @@ pub(crate) struct StartGameBody {
     pub(crate) komi: Option<f64>,
     /// Handicap stones, 0 to 9.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::whole_number::option_u8")]
     #[schema(minimum = 0, maximum = 9)]
     pub(crate) handicap: Option<u8>,
     /// Time control string, e.g. `byoyomi-cn:main=60m,reserve=5`.
@@ -86,8 +87,8 @@ pub(crate) struct StartGameBody {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(max_length = 200, pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$")]
     pub(crate) event: Option<String>,
-    /// Black places the handicap stones freely; the referee reads them off the board as
-    /// Black's first stones. Without `handicap` 2 or more there is nothing to place.
+    /// Black places the handicap stones freely (needs `handicap` 2 or more); the
+    /// referee reads them off the board as Black's first stones.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) free_handicap: Option<bool>,
     /// Needed to start over a game still in play (playing, paused or counting):
@@ -175,6 +176,7 @@ pub(crate) enum ClockBody {
         color: Color,
         /// Milliseconds to add, negative to remove; at most one day either way, not 0.
         #[schema(schema_with = delta_ms_schema)]
+        #[serde(deserialize_with = "super::whole_number::i64")]
         delta_ms: i64,
         /// Why (a clock fault, CN2002 22.8-22.9), for the audit trail and the SGF.
         #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -258,6 +260,7 @@ pub(crate) struct LateStartBody {
     pub(crate) color: Color,
     /// How long they were absent, in ms (1 ms to 1 day).
     #[schema(example = 300_000, minimum = 1, maximum = 86_400_000)]
+    #[serde(deserialize_with = "super::whole_number::u64")]
     pub(crate) absent_ms: u64,
     /// The arbiter's note for the audit trail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -331,6 +334,11 @@ impl Validate for StartGameBody {
         }
         check_text("event", self.event.as_deref(), MAX_TEXT)?;
         check_note(self.note.as_deref())?;
+        if self.free_handicap == Some(true) && self.handicap.unwrap_or(0) < 2 {
+            return Err(ApiError::bad_body(
+                "free_handicap: needs handicap 2 or more",
+            ));
+        }
         if let Some(time_control) = &self.time_control {
             // The referee's parser: one grammar for config and API (api.md "Time control strings").
             TimeControl::from_str(time_control)

@@ -57,6 +57,7 @@ pub enum LoadRequest {
     Opengotha {
         /// Round number.
         #[schema(minimum = 1)]
+        #[serde(deserialize_with = "crate::http::whole_number::u32")]
         round: u32,
         /// The file's text.
         #[serde(default)]
@@ -66,6 +67,7 @@ pub enum LoadRequest {
     Csv {
         /// Round number.
         #[schema(minimum = 1)]
+        #[serde(deserialize_with = "crate::http::whole_number::u32")]
         round: u32,
         /// The file's text.
         document: String,
@@ -74,6 +76,7 @@ pub enum LoadRequest {
     Pairgoth {
         /// Round number.
         #[schema(minimum = 1)]
+        #[serde(deserialize_with = "crate::http::whole_number::u32")]
         round: u32,
         /// Tournament id; default: the configured one.
         #[serde(default)]
