@@ -215,10 +215,12 @@ pub(crate) struct DeadStonesBody {
 #[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ResultBody {
-    /// E.g. `B+R`, `W+6.5` (points), `B+0.75` (CN2002 stones), `W+T`, `0`, `Void`.
+    /// E.g. `B+R`, `W+6.5` (points), `B+0.75` (CN2002 stones), `W+T`, `0`, `Void`; a margin
+    /// of at most 361 (a 19-line board), and a 400 when the game's board, komi or
+    /// ruleset step does not allow it.
     #[schema(
         example = "B+R",
-        pattern = "^([BW]\\+(R|T|F|[0-9]{1,3}(\\.(25|5|75))?)|0|Void)$"
+        pattern = "^([BW]\\+(R|T|F|([0-9]{1,2}|[12][0-9]{2}|3[0-5][0-9]|36[01])(\\.(25|5|75))?)|0|Void)$"
     )]
     pub(crate) result: String,
     /// Needed to end a game still in play (playing or paused); without it such a
