@@ -37,6 +37,9 @@ pub enum Command {
         /// Journal file to keep (default: one in the demo's run directory, removed on exit).
         #[arg(long)]
         journal: Option<PathBuf>,
+        /// Play these games (an SGF file or a directory of them) instead of the bundled ones.
+        #[arg(long)]
+        games: Option<PathBuf>,
     },
     /// Production: boards and clocks on serial ports, as the config says.
     Run {

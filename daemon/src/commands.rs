@@ -37,12 +37,12 @@ const DEMO_GAMES: [(&str, &str); 5] = [
     ),
 ];
 
-/// A few scripted incidents so the demo shows alerts (rules-digest.md ids) and device noise.
+/// A few scripted incidents so the demo shows alerts (rules-digest.md ids) and line noise the
+/// link recovers from. No lost clock frame: that is a WARN, and a normal demo run prints none.
 const DEMO_SCRIPT: &str = r#"{"steps": [
   {"at_move": 8, "fault": "garbage", "device": "board", "bytes": 48},
   {"at_move": 14, "fault": "premature_press"},
-  {"at_move": 30, "fault": "missed_capture"},
-  {"at_move": 45, "fault": "crc_error", "device": "clock"}
+  {"at_move": 30, "fault": "missed_capture"}
 ]}"#;
 
 /// `goban-bridge ports`.
@@ -95,9 +95,10 @@ pub async fn run_async(command: Command, log_override: Option<LogFormat>) -> any
             boards,
             speed,
             journal,
+            games,
         } => {
             crate::logging::init(log_override.unwrap_or_default(), "info");
-            demo(listen, boards, speed, journal).await
+            demo(listen, boards, speed, journal, games.as_deref()).await
         }
         Command::Simulate {
             games,
@@ -210,40 +211,102 @@ async fn demo(
     boards: usize,
     speed: f64,
     journal: Option<PathBuf>,
+    own_games: Option<&Path>,
 ) -> anyhow::Result<()> {
-    let mut games = Vec::new();
-    for (name, text) in DEMO_GAMES {
-        games.extend(SimGame::from_sgf(text, name)?);
-    }
-    let work = std::env::temp_dir().join(format!("goban-demo-{}", std::process::id()));
-    std::fs::create_dir_all(&work).with_context(|| format!("creating {}", work.display()))?;
+    let games = match own_games {
+        Some(path) => SimGame::load(path)?,
+        None => bundled_games()?,
+    };
+    // Removed when `work` drops: on a signal, and on any error below too.
+    let work = demo_run_dir()?;
+    let ports = work.path().join("ports");
     let script = FaultScript::from_json(DEMO_SCRIPT, "demo script")?;
-    let options = sim_options(boards.max(1), speed, script, 7, false, work.join("ports"));
-    // The daemon starts first, on the ports the simulator is about to create,
-    // so it sees every table from its empty board on.
-    let names: Vec<String> = (1..=options.boards).map(|i| format!("table-{i}")).collect();
-    let config = demo_config(
-        &names,
-        &work.join("ports"),
-        listen,
-        journal.unwrap_or_else(|| work.join("demo.sqlite")),
-    )?;
-    let tokens = config.server.arbiter_tokens.clone();
-    let daemon = app::start(config).await?;
+    let options = sim_options(boards.max(1), speed, script, 7, false, ports.clone());
+    // The tables first, so the daemon finds their ports when it opens them; it asks each board
+    // for a snapshot on connecting, and the first stone comes only after the players sit down.
     let cancel = CancellationToken::new();
     let tables = goban_hardware::sim::spawn_tables(&games, &options, &cancel)?;
+    wait_for_links(&tables).await;
+    let names: Vec<String> = tables.iter().map(|t| t.name.clone()).collect();
+    let config = demo_config(
+        &names,
+        &ports,
+        listen,
+        journal.unwrap_or_else(|| work.path().join("demo.sqlite")),
+    )?;
+    let tokens = config.server.arbiter_tokens.clone();
+    let mqtt_prefix = config.mqtt.prefix.clone();
+    let daemon = app::start(config).await?;
     print_endpoints(&daemon.endpoints);
+    print_demo_extras(&daemon.endpoints, &mqtt_prefix, &names);
     println!(
         "  arbiter token: {}",
         tokens.first().map_or("(none)", String::as_str)
     );
-    for table in &tables {
+    let mut players = Vec::new();
+    for (i, table) in tables.into_iter().enumerate() {
         println!("  {}: {}", table.name, table.game);
+        players.push(tokio::spawn(crate::demo_tables::keep_playing(
+            table,
+            games.clone(),
+            i,
+            options.clone(),
+            daemon.hub.clone(),
+            cancel.clone(),
+        )));
     }
+    println!(
+        "  the demo runs until Ctrl-C; its run directory {} goes with it",
+        work.path().display()
+    );
     app::shutdown_signal().await;
+    // The daemon stops before the tables it reads, so it does not see their ports vanish.
     daemon.stop().await;
     cancel.cancel();
+    for player in players {
+        let _ = player.await;
+    }
     Ok(())
+}
+
+fn bundled_games() -> anyhow::Result<Vec<SimGame>> {
+    let mut games = Vec::new();
+    for (name, text) in DEMO_GAMES {
+        games.extend(SimGame::from_sgf(text, name)?);
+    }
+    Ok(games)
+}
+
+/// A fresh directory under the platform's runtime directory (`$XDG_RUNTIME_DIR`, else the temp dir).
+fn demo_run_dir() -> anyhow::Result<tempfile::TempDir> {
+    let base = std::env::var_os("XDG_RUNTIME_DIR")
+        .map(PathBuf::from)
+        .filter(|dir| dir.is_dir())
+        .unwrap_or_else(std::env::temp_dir);
+    tempfile::Builder::new()
+        .prefix(&format!("goban-demo-{}-", std::process::id()))
+        .tempdir_in(&base)
+        .with_context(|| format!("creating the demo's run directory in {}", base.display()))
+}
+
+/// Waits (a few seconds at most) until every simulated port has its link on disk.
+async fn wait_for_links(tables: &[SimTable]) {
+    for _ in 0..100 {
+        if tables.iter().flat_map(SimTable::paths).all(|p| p.exists()) {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+}
+
+fn print_demo_extras(endpoints: &Endpoints, prefix: &str, tables: &[String]) {
+    let http = endpoints.http;
+    if let Some(first) = tables.first() {
+        println!("  watch a table: http://{http}/board/{first}");
+        println!("  its SGF:       http://{http}/api/v1/boards/{first}/sgf");
+    }
+    let (host, port) = &endpoints.mqtt;
+    println!("  MQTT:          mosquitto_sub -h {host} -p {port} -t '{prefix}/#' -v");
 }
 
 /// Where the simulator puts a table's stable port links (hardware/src/sim/table.rs naming).

@@ -13,6 +13,7 @@ pub mod cli;
 pub mod commands;
 pub mod config;
 pub mod delay;
+mod demo_tables;
 mod http;
 pub mod hub;
 pub mod journal;

@@ -55,18 +55,23 @@ pub(crate) enum Ruleset {
 pub(crate) struct StartGameBody {
     /// Black player's name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 200, pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$")]
     pub(crate) black: Option<String>,
     /// White player's name.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 200, pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$")]
     pub(crate) white: Option<String>,
     /// Ruleset.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) ruleset: Option<Ruleset>,
     /// Komi in points (CN2002: 7.5 points = 3 3/4 stones).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(minimum = -150, maximum = 150, multiple_of = 0.25)]
     pub(crate) komi: Option<f64>,
     /// Handicap stones, 0 to 9.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(deserialize_with = "super::whole_number::option_u8")]
+    #[schema(minimum = 0, maximum = 9)]
     pub(crate) handicap: Option<u8>,
     /// Time control string, e.g. `byoyomi-cn:main=60m,reserve=5`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -80,6 +85,7 @@ pub(crate) struct StartGameBody {
     pub(crate) ko_rule: Option<KoRule>,
     /// Event name for the SGF `EV`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(max_length = 200, pattern = "^[^\\u0000-\\u001f\\u007f-\\u009f]*$")]
     pub(crate) event: Option<String>,
     /// Black places the handicap stones freely (needs `handicap` 2 or more); the
     /// referee reads them off the board as Black's first stones.
@@ -91,6 +97,10 @@ pub(crate) struct StartGameBody {
     pub(crate) force: Option<bool>,
     /// The arbiter's note for the audit trail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        max_length = 800,
+        pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub(crate) note: Option<String>,
 }
 
@@ -129,6 +139,10 @@ pub(crate) struct RulingBody {
     pub(crate) action: RulingAction,
     /// Free text for the record.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        max_length = 800,
+        pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub(crate) note: Option<String>,
 }
 
@@ -140,22 +154,36 @@ pub(crate) enum ClockBody {
     Pause {
         /// The arbiter's note for the audit trail.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(
+            max_length = 800,
+            pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+        )]
         note: Option<String>,
     },
     /// Restart the clock of the side to move.
     Resume {
         /// The arbiter's note for the audit trail.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(
+            max_length = 800,
+            pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+        )]
         note: Option<String>,
     },
     /// Add (positive) or remove (negative) time from one side.
     Adjust {
         /// Whose time.
         color: Color,
-        /// Milliseconds to add, negative to remove; at most one day either way.
+        /// Milliseconds to add, negative to remove; at most one day either way, not 0.
+        #[schema(schema_with = delta_ms_schema)]
+        #[serde(deserialize_with = "super::whole_number::i64")]
         delta_ms: i64,
         /// Why (a clock fault, CN2002 22.8-22.9), for the audit trail and the SGF.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[schema(
+            max_length = 800,
+            pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+        )]
         note: Option<String>,
     },
 }
@@ -164,13 +192,17 @@ pub(crate) enum ClockBody {
 #[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct DeadStonesBody {
-    /// Points like `D4`, at least one.
-    #[schema(example = json!(["D4"]))]
+    /// Points like `D4`, at least one; each must lie on the board (a 400 otherwise).
+    #[schema(example = json!(["D4"]), min_items = 1, max_items = 361, value_type = Vec<PointName>)]
     pub(crate) points: Vec<String>,
     /// True marks dead, false unmarks.
     pub(crate) dead: bool,
     /// The arbiter's note for the audit trail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        max_length = 800,
+        pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub(crate) note: Option<String>,
 }
 
@@ -183,8 +215,13 @@ pub(crate) struct DeadStonesBody {
 #[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ResultBody {
-    /// E.g. `B+R`, `W+6.5` (points), `B+0.75` (CN2002 stones), `W+T`, `0`.
-    #[schema(example = "B+R")]
+    /// E.g. `B+R`, `W+6.5` (points), `B+0.75` (CN2002 stones), `W+T`, `0`, `Void`; a margin
+    /// of at most 361 (a 19-line board), and a 400 when the game's board, komi or
+    /// ruleset step does not allow it.
+    #[schema(
+        example = "B+R",
+        pattern = "^([BW]\\+(R|T|F|([0-9]{1,2}|[12][0-9]{2}|3[0-5][0-9]|36[01])(\\.(25|5|75))?)|0|Void)$"
+    )]
     pub(crate) result: String,
     /// Needed to end a game still in play (playing or paused); without it such a
     /// request is a 409. During counting or after the end, a result is set or corrected freely.
@@ -192,6 +229,10 @@ pub(crate) struct ResultBody {
     pub(crate) force: Option<bool>,
     /// The arbiter's note for the audit trail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        max_length = 800,
+        pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub(crate) note: Option<String>,
 }
 
@@ -201,6 +242,10 @@ pub(crate) struct ResultBody {
 pub(crate) struct NoteBody {
     /// The arbiter's note for the audit trail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        max_length = 800,
+        pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub(crate) note: Option<String>,
 }
 
@@ -216,10 +261,15 @@ pub(crate) struct LateStartBody {
     /// The late player.
     pub(crate) color: Color,
     /// How long they were absent, in ms (1 ms to 1 day).
-    #[schema(example = 300_000)]
+    #[schema(example = 300_000, minimum = 1, maximum = 86_400_000)]
+    #[serde(deserialize_with = "super::whole_number::u64")]
     pub(crate) absent_ms: u64,
     /// The arbiter's note for the audit trail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        max_length = 800,
+        pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub(crate) note: Option<String>,
 }
 
@@ -231,6 +281,10 @@ pub(crate) struct ResumePlayBody {
     pub(crate) first: Color,
     /// The arbiter's note for the audit trail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        max_length = 800,
+        pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub(crate) note: Option<String>,
 }
 
@@ -241,7 +295,7 @@ const MAX_ADJUST_MS: i64 = 86_400_000;
 /// Longest note accepted.
 const MAX_NOTE: usize = 4 * MAX_TEXT;
 
-fn check_note(note: Option<&str>) -> Result<(), ApiError> {
+pub(crate) fn check_note(note: Option<&str>) -> Result<(), ApiError> {
     check_text("note", note, MAX_NOTE)
 }
 
@@ -343,8 +397,8 @@ impl Validate for ClockBody {
 
 impl Validate for DeadStonesBody {
     fn validate(&self) -> Result<(), ApiError> {
-        if self.points.is_empty() || self.points.len() > 625 {
-            return Err(ApiError::bad_body("points: give between 1 and 625 points"));
+        if self.points.is_empty() || self.points.len() > 361 {
+            return Err(ApiError::bad_body("points: give between 1 and 361 points"));
         }
         check_note(self.note.as_deref())
     }
@@ -409,7 +463,8 @@ where
         }
         let value: T = serde_json::from_slice(text).map_err(|error| ApiError::BadBody {
             message: error.to_string(),
-            position: Some(JsonPosition {
+            // serde_json says line 0 when an error has no place in the text.
+            position: (error.line() > 0).then(|| JsonPosition {
                 line: error.line(),
                 column: error.column(),
             }),
@@ -429,4 +484,28 @@ fn is_json(content_type: &str) -> bool {
         .to_ascii_lowercase();
     essence == "application/json"
         || (essence.starts_with("application/") && essence.ends_with("+json"))
+}
+
+/// A point in letters and numbers (`D4`; no `I`), case-insensitive, on a board of at most
+/// 19 lines (wire protocol v1); a point beyond a smaller board's edge is a 400.
+#[derive(ToSchema)]
+#[schema(pattern = "^[A-HJ-Ta-hj-t]([1-9]|1[0-9])$", example = "D4")]
+pub(crate) struct PointName(#[allow(dead_code)] String);
+
+/// `delta_ms`: a non-zero number of milliseconds within one day either way.
+fn delta_ms_schema() -> utoipa::openapi::schema::Schema {
+    let range = |min: i64, max: i64| {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Integer)
+            .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
+                utoipa::openapi::KnownFormat::Int64,
+            )))
+            .minimum(Some(min))
+            .maximum(Some(max))
+    };
+    utoipa::openapi::schema::OneOfBuilder::new()
+        .item(range(-MAX_ADJUST_MS, -1))
+        .item(range(1, MAX_ADJUST_MS))
+        .build()
+        .into()
 }

@@ -17,6 +17,7 @@ mod settings;
 mod sse;
 #[cfg(test)]
 mod tests;
+pub(crate) mod whole_number;
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -17,7 +17,7 @@ use super::error::{PROBLEM_JSON, Problem};
 use super::routes::{arbiter, archive, boards, games};
 use super::schema::{
     AuditEntry, AuditList, BoardHealth, BoardList, BoardState, Count, Evidence, GameList, Health,
-    Infraction, MoveRecord, SekiMark, SideCount, SseEvent,
+    Infraction, LastMove, LiveBoardState, MoveRecord, SekiMark, SideCount, SseEvent,
 };
 use super::{metrics, sse};
 
@@ -59,12 +59,12 @@ use super::{metrics, sse};
         metrics::handle_metrics,
     ),
     components(schemas(
-        BoardState, MoveRecord, Infraction, BoardList, GameList, Health, BoardHealth, Problem, SseEvent,
+        BoardState, LiveBoardState, LastMove, MoveRecord, Infraction, BoardList, GameList, Health, BoardHealth, Problem, SseEvent,
         StartGameBody, RulingBody, RulingAction, ClockBody, DeadStonesBody, ResultBody, Color, Ruleset, KoRule,
         NoteBody, LateStartBody, ResumePlayBody, Evidence, AuditEntry, AuditList, SekiBody, SekiAction,
         Count, SideCount, SekiMark,
     )),
-    modifiers(&ArbiterAuth, &ProblemResponses),
+    modifiers(&ArbiterAuth, &ProblemResponses, &ClosedBodyVariants),
     tags(
         (name = "boards", description = "Live boards, public (delayed under a broadcast delay unless authenticated)"),
         (name = "arbiter", description = "Arbiter requests: Authorization: Bearer <token>"),
@@ -84,6 +84,31 @@ impl Modify for ArbiterAuth {
             "arbiter",
             SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)),
         );
+    }
+}
+
+/// The request bodies that are tagged enums (`ClockBody`, ...) refuse unknown fields
+/// (`deny_unknown_fields`) like the struct bodies, whose schemas utoipa already closes:
+/// each inline variant says `additionalProperties: false` too.
+struct ClosedBodyVariants;
+
+impl Modify for ClosedBodyVariants {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        use utoipa::openapi::schema::{AdditionalProperties, Schema};
+        let Some(components) = openapi.components.as_mut() else {
+            return;
+        };
+        for (name, schema) in &mut components.schemas {
+            let (true, RefOr::T(Schema::OneOf(one_of))) = (name.ends_with("Body"), schema) else {
+                continue;
+            };
+            for item in &mut one_of.items {
+                if let RefOr::T(Schema::Object(object)) = item {
+                    object.additional_properties =
+                        Some(Box::new(AdditionalProperties::FreeForm(false)));
+                }
+            }
+        }
     }
 }
 

@@ -335,3 +335,86 @@ pub(crate) struct SseEvent {
     #[schema(pattern = "^[0-9]+$")]
     id: Option<String>,
 }
+
+/// The live state (v2) of api.md: `GET /boards` lists them, SSE and MQTT `state` carry them.
+/// Every field of [`BoardState`] but `moves`, plus `last_move`, the sensors and the players.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct LiveBoardState {
+    /// Schema version, 2.
+    v: u32,
+    /// Per-board counter that only grows, also across restarts.
+    seq: u64,
+    /// Board id.
+    #[schema(example = "table-1")]
+    board: String,
+    /// Current game id, null before the first game.
+    game: Option<String>,
+    /// Board size.
+    size: u32,
+    /// `cn2002 | jk | ing | historical`.
+    ruleset: String,
+    /// Komi in points.
+    komi: f64,
+    /// size*size chars of `.`, `B`, `W`.
+    position: String,
+    /// Moves played so far.
+    move_number: u32,
+    /// Side to move.
+    to_move: Color,
+    /// The newest move, or null before the first.
+    last_move: Option<LastMove>,
+    /// Prisoners taken by each side.
+    captures: PerColor,
+    /// Clock reading.
+    clock: Option<ClockState>,
+    /// Alerts of this game.
+    infractions: Vec<Infraction>,
+    /// Warnings per side (CN2002 24).
+    warnings: PerColor,
+    /// Device connections.
+    device: DeviceState,
+    /// `setup | playing | paused | counting | finished`.
+    phase: String,
+    /// Final result, null while playing.
+    result: Option<String>,
+    /// The counted score or a resignation signal waiting for the arbiter.
+    proposed_result: Option<String>,
+    /// `stones` or `points`.
+    result_unit: String,
+    /// The count behind the (proposed) result.
+    count: Option<Count>,
+    /// The physical end signal waiting for the arbiter or the other player, or null.
+    #[schema(value_type = Option<Object>)]
+    end_signal: Option<Value>,
+    /// Stones counted dead.
+    dead_stones: Vec<String>,
+    /// The arbiter's seki rulings.
+    seki: Vec<SekiMark>,
+    /// Every arbiter action of the game, oldest first.
+    audit: Vec<AuditEntry>,
+    /// The sensors' reading after debouncing, size*size chars of `.`, `B`, `W`, `?`.
+    physical: String,
+    /// What to change on the board to restore the game position.
+    #[schema(value_type = Object)]
+    guidance: Value,
+    /// Black player.
+    black: String,
+    /// White player.
+    white: String,
+}
+
+/// The newest move in the live state.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct LastMove {
+    /// 1 for the first move.
+    number: u32,
+    /// Who played.
+    color: Color,
+    /// Letters-and-numbers point (`Q16`) or `pass`.
+    #[schema(example = "Q16")]
+    point: String,
+    /// The mover's remaining time after the move, when a clock runs.
+    time_left_ms: Option<u64>,
+    /// The mover's byo-yomi periods (or Canadian moves) left, when a clock runs.
+    periods_left: Option<u32>,
+}

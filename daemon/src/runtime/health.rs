@@ -92,12 +92,14 @@ impl Health {
             _ => return None,
         };
         let entry = self.ports.get_mut(port)?;
-        entry.status = status;
+        let before = std::mem::replace(&mut entry.status, status);
         entry.alert = alert;
-        if status != "connected" {
-            tracing::warn!(port = %port, status, "device link");
-        } else {
-            tracing::info!(port = %port, "device connected");
+        // A device saying HELLO again on a connected port (its boot greeting after the
+        // handshake's, or a reboot) is not news for the log; the device message still goes out.
+        match (before == status, status) {
+            (true, "connected") => tracing::debug!(port = %port, "device said HELLO again"),
+            (false, "connected") => tracing::info!(port = %port, "device connected"),
+            _ => tracing::warn!(port = %port, status, "device link"),
         }
         Some(self.message("running"))
     }

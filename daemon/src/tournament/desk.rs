@@ -56,6 +56,8 @@ pub enum LoadRequest {
     /// An OpenGotha file: `document` uploaded, or the configured `opengotha_file` when absent.
     Opengotha {
         /// Round number.
+        #[schema(minimum = 1)]
+        #[serde(deserialize_with = "crate::http::whole_number::u32")]
         round: u32,
         /// The file's text.
         #[serde(default)]
@@ -64,6 +66,8 @@ pub enum LoadRequest {
     /// A CSV `table,black,white,handicap,komi`.
     Csv {
         /// Round number.
+        #[schema(minimum = 1)]
+        #[serde(deserialize_with = "crate::http::whole_number::u32")]
         round: u32,
         /// The file's text.
         document: String,
@@ -71,6 +75,8 @@ pub enum LoadRequest {
     /// The configured Pairgoth server.
     Pairgoth {
         /// Round number.
+        #[schema(minimum = 1)]
+        #[serde(deserialize_with = "crate::http::whole_number::u32")]
         round: u32,
         /// Tournament id; default: the configured one.
         #[serde(default)]

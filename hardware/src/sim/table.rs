@@ -154,9 +154,17 @@ pub struct Table {
     pub ports: Vec<JoinHandle<Result<(), HardwareError>>>,
     devices: Arc<Mutex<Devices>>,
     host_logs: Vec<Arc<Mutex<Vec<Frame>>>>,
+    senders: Senders,
 }
 
 impl Table {
+    /// Plays another timeline on the same devices and ports, e.g. the next game at this table
+    /// once [`Table::driver`] has finished; the new driver replaces it.
+    pub fn play(&mut self, timeline: Timeline, cancel: CancellationToken) {
+        let senders = self.senders.clone();
+        self.driver = tokio::spawn(drive(timeline, self.devices.clone(), senders, cancel));
+    }
+
     /// The board's sensor readings now.
     pub fn readings(&self) -> Vec<goban_protocol::PointState> {
         self.devices
@@ -218,7 +226,7 @@ pub fn spawn_table(
         endpoints.push(endpoint);
         senders.push((kinds, tx));
     }
-    let driver = tokio::spawn(drive(timeline, devices.clone(), senders, cancel));
+    let driver = tokio::spawn(drive(timeline, devices.clone(), senders.clone(), cancel));
     let mut endpoints = endpoints.into_iter();
     let board_port = endpoints.next().ok_or(HardwareError::LinkStopped)?;
     Ok(Table {
@@ -228,6 +236,7 @@ pub fn spawn_table(
         ports,
         devices,
         host_logs,
+        senders,
     })
 }
 

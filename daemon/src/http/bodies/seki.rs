@@ -31,19 +31,23 @@ pub(crate) enum SekiAction {
 #[serde(deny_unknown_fields)]
 pub(crate) struct SekiBody {
     /// Points like `D4`, each a living stone, at least one.
-    #[schema(example = json!(["D4"]))]
+    #[schema(example = json!(["D4"]), min_items = 1, max_items = 361, value_type = Vec<super::PointName>)]
     pub(crate) points: Vec<String>,
     /// The ruling.
     pub(crate) ruling: SekiAction,
     /// The arbiter's note for the audit trail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(
+        max_length = 800,
+        pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+    )]
     pub(crate) note: Option<String>,
 }
 
 impl Validate for SekiBody {
     fn validate(&self) -> Result<(), ApiError> {
-        if self.points.is_empty() || self.points.len() > 625 {
-            return Err(ApiError::bad_body("points: give between 1 and 625 points"));
+        if self.points.is_empty() || self.points.len() > 361 {
+            return Err(ApiError::bad_body("points: give between 1 and 361 points"));
         }
         check_note(self.note.as_deref())
     }

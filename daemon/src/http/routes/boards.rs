@@ -72,7 +72,7 @@ fn board_health(app: &App, board: &str) -> Value {
     path = "/api/v1/boards",
     tag = "boards",
     responses(
-        (status = 200, description = "The live state of every board in id order: the SSE/MQTT `state` message (v2, `last_move` instead of `moves`)", body = Vec<crate::http::schema::BoardState>),
+        (status = 200, description = "The live state of every board in id order: the SSE/MQTT `state` message (v2, `last_move` instead of `moves`)", body = Vec<crate::http::schema::LiveBoardState>),
         (status = 401, description = "Authorization header present but invalid", body = crate::http::schema::ErrorBody),
     )
 )]
@@ -123,6 +123,7 @@ pub(crate) async fn handle_board(
 #[derive(Debug, Deserialize, utoipa::IntoParams)]
 pub(crate) struct MovesQuery {
     /// Only moves with a number above this (all when absent).
+    #[param(minimum = 0, maximum = 4_294_967_295_u64, format = Int64)]
     since: Option<u32>,
 }
 

@@ -33,14 +33,32 @@ pub(crate) struct SeatBody {
 #[serde(deny_unknown_fields)]
 pub(crate) struct DecisionBody {
     /// `black_wins`, `white_wins`, `draw`, `both_lose`, `both_win`, `unknown`, `cancelled`.
-    #[schema(value_type = String, example = "white_wins")]
+    #[schema(value_type = OutcomeName, example = "white_wins")]
     outcome: Outcome,
     /// True when the game was not played (absence, CN2002 22.1-22.4).
     #[serde(default)]
     by_default: bool,
     /// Free text for the log.
     #[serde(default)]
+    #[schema(
+        max_length = 800,
+        pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
+    )]
     note: Option<String>,
+}
+
+/// The words of a tournament decision (goban_tournament::Outcome), for the OpenAPI document.
+#[derive(ToSchema)]
+#[schema(rename_all = "snake_case")]
+#[allow(dead_code)]
+enum OutcomeName {
+    BlackWins,
+    WhiteWins,
+    Draw,
+    BothLose,
+    BothWin,
+    Unknown,
+    Cancelled,
 }
 
 impl Validate for LoadRequest {
@@ -65,10 +83,7 @@ impl Validate for SeatBody {
 
 impl Validate for DecisionBody {
     fn validate(&self) -> Result<(), ApiError> {
-        if self.note.as_ref().is_some_and(|n| n.len() > 500) {
-            return Err(ApiError::bad_body("note: at most 500 bytes"));
-        }
-        Ok(())
+        crate::http::bodies::check_note(self.note.as_deref())
     }
 }
 
