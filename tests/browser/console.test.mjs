@@ -1,8 +1,9 @@
 // The arbiter console's actions against `goban-bridge demo` with one table: rulings on an alert, its evidence,
 // clock pause/resume/adjust, voiding and restoring a move, and the start-game form. Each is checked in the daemon.
 import assert from 'node:assert/strict';
+import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { TOKEN, launch, missing, openPage, screenshot, startDemo, until } from './support.mjs';
+import { ROOT, TOKEN, launch, missing, openPage, screenshot, startDemo, startSimulator, until } from './support.mjs';
 
 const skip = missing() || false;
 
@@ -130,5 +131,90 @@ describe('arbiter console actions', { skip }, () => {
     await page.waitForSelector(`.panel h2:has-text("Nie Weiping")`);
     await screenshot(page, 'arbiter-new-game');
     assert.deepEqual(errors, []);
+  });
+});
+
+/** Replaces the page's speech synthesis with a recorder of what it is asked to say (the daemon stays real). */
+function recordSpeech() {
+  window.spoken = [];
+  const synth = {
+    speak: (u) => window.spoken.push({ text: u.text, lang: u.lang }),
+    cancel() {}, pause() {}, resume() {}, getVoices: () => [], addEventListener() {}, removeEventListener() {},
+    speaking: false, pending: false, paused: false,
+  };
+  Object.defineProperty(window, 'speechSynthesis', { value: synth, configurable: true });
+  if (!('SpeechSynthesisUtterance' in window)) {
+    window.SpeechSynthesisUtterance = class { constructor(text) { this.text = text; } };
+  }
+}
+
+/** The `clock_call` events of a board's SSE stream, as another client of the daemon sees them. */
+function collectCalls(base, board) {
+  const calls = [];
+  const abort = new AbortController();
+  (async () => {
+    const response = await fetch(`${base}/api/v1/boards/${board}/events`, { headers: { Authorization: `Bearer ${TOKEN}` }, signal: abort.signal });
+    const decoder = new TextDecoder();
+    let buffer = '';
+    for await (const chunk of response.body) {
+      buffer += decoder.decode(chunk, { stream: true });
+      const lines = buffer.split('\n');
+      buffer = lines.pop();
+      for (const line of lines.filter((l) => l.startsWith('data:'))) {
+        const data = JSON.parse(line.slice(5));
+        if (data.event === 'clock_call') calls.push(data);
+      }
+    }
+  })().catch(() => {});
+  return { calls, stop: () => abort.abort() };
+}
+
+describe('the spoken byo-yomi count-out', { skip }, () => {
+  let sim;
+  let daemon;
+  let browser;
+  let stream;
+  before(async () => {
+    // 20 s of main time: each side's "main time over" call comes within a minute of the start.
+    sim = await startSimulator({
+      games: join(ROOT, 'daemon/assets/games/AlphaGo-2.0-AG-vs-AG-G12-English.sgf'),
+      speed: 4,
+      timeControl: 'byoyomi-cn:main=20s,reserve=3,period=60s',
+    });
+    daemon = await sim.start();
+    stream = collectCalls(daemon.base, await daemon.firstBoard());
+    browser = await launch();
+  });
+  after(async () => {
+    stream?.stop();
+    await browser?.close();
+    await daemon?.stop();
+    await sim?.sim.stop();
+  });
+
+  test('speaks the referee\'s calls in Chinese, then in English', async () => {
+    const board = await daemon.firstBoard();
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    await context.addInitScript(recordSpeech);
+    const page = await context.newPage();
+    await page.goto(`${daemon.base}/arbiter`);
+    await page.fill('#token', TOKEN);
+    await page.click('button[type=submit]');
+    await page.waitForSelector('.panel .board .shudan-vertex');
+    await page.selectOption('header select >> nth=0', board);
+    await page.selectOption('header select >> nth=1', 'zh');
+    await page.check('header label:has-text("count-out voice") input');
+    const spoken = () => page.evaluate(() => window.spoken);
+    const first = await until('a call spoken', async () => (await spoken())[0], 90000);
+    assert.equal(first.lang, 'zh-CN');
+    const heard = await until('the call on the stream', async () => stream.calls[0]);
+    assert.equal(first.text, heard.call_zh, `spoken ${first.text}, called ${JSON.stringify(heard)}`);
+    // The next call (the other side's main time running out) in English.
+    await page.selectOption('header select >> nth=1', 'en');
+    const second = await until('a second call spoken', async () => (await spoken())[1], 90000);
+    assert.equal(second.lang, 'en-GB');
+    const next = await until('the second call on the stream', async () => stream.calls[1]);
+    assert.equal(second.text, next.call);
+    assert.notEqual(next.color, heard.color, 'one call per side');
   });
 });
