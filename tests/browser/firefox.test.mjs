@@ -45,7 +45,11 @@ describe('pages in Firefox', { skip: skipReason() }, () => {
       return state.move_number >= 3 && (await firefox.evaluate(SHOWN)) === stonesOnly(state.position) ? state : null;
     }, 60000, 100);
     assert.ok(agreed.position.includes('B'));
-    const listed = await firefox.evaluate(`[...document.querySelectorAll('.moves li')].map((li) => li.dataset.point)`);
+    // The move list comes from GET /moves and the moves events, the board from the state: wait for the list too.
+    const listed = await until('three moves listed', async () => {
+      const points = await firefox.evaluate(`[...document.querySelectorAll('.moves li')].map((li) => li.dataset.point)`);
+      return points.length >= 3 ? points : null;
+    });
     assert.deepEqual(listed.slice(0, 3), (await daemon.json('/api/v1/boards/table-1')).moves.slice(0, 3).map((m) => m.point));
     const read = `(() => { const c = document.querySelector('.clock.running'); return c && { color: c.dataset.color, ms: Number(c.dataset.ms) }; })()`;
     await until('a clock counting down', async () => {
