@@ -10,6 +10,7 @@ if [ "$ci" = true ]; then
   need=()
   command -v npm >/dev/null 2>&1 || need+=(nodejs npm)
   [ -x /usr/bin/chromium ] || need+=(chromium)
+  [ -x /usr/bin/firefox-esr ] || need+=(firefox-esr)
   if [ ${#need[@]} -gt 0 ]; then
     echo "browser: installing ${need[*]}"
     apt-get update -qq
@@ -31,7 +32,11 @@ cargo build -p goban-bridge
 cd tests/browser
 # One file at a time: each starts its own daemon and simulated tables on 2 cores.
 status=0
-for file in pages.test.mjs restart.test.mjs hall.test.mjs; do
+for file in pages.test.mjs console.test.mjs restart.test.mjs hall.test.mjs; do
   timeout 300 node --test --test-reporter=spec "$file" || status=1
 done
+# Firefox speaks WebDriver BiDi over a WebSocket: built into Node from 22, behind a flag in Node 20.
+ws=()
+node -e 'process.exit(typeof WebSocket === "undefined" ? 1 : 0)' || ws=(--experimental-websocket)
+timeout 300 node "${ws[@]}" --test --test-reporter=spec firefox.test.mjs || status=1
 exit "$status"
