@@ -2,6 +2,7 @@
 
 mod archive;
 mod batch;
+mod migrations;
 mod recover;
 mod schema;
 mod writer;
@@ -16,6 +17,8 @@ use crate::config::{JournalConfig, Synchronous};
 
 pub use archive::SqliteArchive;
 pub use batch::{Batch, GameRecord, InputRecord};
+pub use migrations::SchemaError;
+pub(crate) use migrations::migrate as migrate_schema;
 pub use recover::Recovered;
 
 /// Why the journal failed. Clone, so one failed group commit can answer every board in it.
@@ -27,6 +30,9 @@ pub enum JournalError {
     /// A stored JSON text did not parse, or a value did not serialize.
     #[error("json: {0}")]
     Json(String),
+    /// The file's schema is newer than this daemon's, or a migration failed; the file is left as it was.
+    #[error("{0}")]
+    Schema(String),
     /// The writer thread is gone (shutdown).
     #[error("the journal is closed")]
     Closed,
@@ -35,6 +41,12 @@ pub enum JournalError {
 impl From<rusqlite::Error> for JournalError {
     fn from(err: rusqlite::Error) -> Self {
         Self::Sqlite(err.to_string())
+    }
+}
+
+impl From<SchemaError> for JournalError {
+    fn from(err: SchemaError) -> Self {
+        Self::Schema(err.to_string())
     }
 }
 
@@ -121,7 +133,7 @@ impl Journal {
 
     fn reader(&self) -> Result<rusqlite::Connection, JournalError> {
         // Readers never write; NORMAL is enough for them.
-        Ok(schema::open(&self.path, Synchronous::Normal)?)
+        schema::open(&self.path, Synchronous::Normal)
     }
 }
 

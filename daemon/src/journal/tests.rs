@@ -166,3 +166,30 @@ async fn closed_epochs_are_not_replayed_and_games_are_served() {
     );
     assert_eq!(archive.game("nope").expect("game"), None);
 }
+
+#[test]
+fn a_journal_from_a_newer_daemon_is_refused_untouched() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("journal.sqlite");
+    {
+        let conn = rusqlite::Connection::open(&path).expect("open");
+        conn.execute_batch("CREATE TABLE events_v9 (x); PRAGMA user_version = 9;")
+            .expect("a future file");
+    }
+    let before = std::fs::read(&path).expect("read");
+    let Err(err) = Journal::open(&JournalConfig {
+        path: path.clone(),
+        synchronous: Synchronous::Full,
+        commit_window: Span(std::time::Duration::from_millis(1)),
+    }) else {
+        panic!("a journal from a newer daemon must be refused")
+    };
+    assert!(matches!(err, JournalError::Schema(_)), "{err:?}");
+    assert!(err.to_string().contains("schema version 9"), "{err}");
+    assert_eq!(
+        std::fs::read(&path).expect("read"),
+        before,
+        "the file changed"
+    );
+    assert!(!dir.path().join("journal.sqlite-wal").exists());
+}
