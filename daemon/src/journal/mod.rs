@@ -68,6 +68,24 @@ impl Journal {
     /// Open or create the journal file and start the writer thread.
     pub fn open(config: &JournalConfig) -> Result<Self, JournalError> {
         let conn = schema::open(&config.path, config.synchronous)?;
+        Self::start(config, conn)
+    }
+
+    /// As [`Journal::open`], with the writer's file capped at `max_pages` pages: a full disk, for tests.
+    #[cfg(test)]
+    pub(crate) fn open_capped(
+        config: &JournalConfig,
+        max_pages: u32,
+    ) -> Result<Self, JournalError> {
+        let conn = schema::open(&config.path, config.synchronous)?;
+        let _pages: i64 =
+            conn.query_row(&format!("PRAGMA max_page_count = {max_pages}"), [], |row| {
+                row.get(0)
+            })?;
+        Self::start(config, conn)
+    }
+
+    fn start(config: &JournalConfig, conn: rusqlite::Connection) -> Result<Self, JournalError> {
         let (requests, receiver) = mpsc::channel();
         let window = config.commit_window.0;
         let writer = std::thread::Builder::new()

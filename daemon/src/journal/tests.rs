@@ -193,3 +193,56 @@ fn a_journal_from_a_newer_daemon_is_refused_untouched() {
     );
     assert!(!dir.path().join("journal.sqlite-wal").exists());
 }
+
+#[tokio::test]
+async fn a_full_disk_fails_whole_batches_and_keeps_every_committed_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = JournalConfig {
+        path: dir.path().join("journal.sqlite"),
+        synchronous: Synchronous::Full,
+        commit_window: Span(std::time::Duration::from_millis(1)),
+    };
+    let pages: u32 = {
+        let journal = Journal::open(&config).expect("create");
+        journal.close().await.expect("close");
+        let conn = rusqlite::Connection::open(&config.path).expect("open");
+        conn.query_row("PRAGMA page_count", [], |r| r.get(0))
+            .expect("page_count")
+    };
+    // Room for a few batches only: the disk fills up during the game.
+    let journal = Journal::open_capped(&config, pages + 8).expect("open capped");
+    let big = format!("{{\"pad\":\"{}\"}}", "x".repeat(3_000));
+    let mut committed = 0u64;
+    let mut failure = None;
+    for n in 1..=200u64 {
+        let mut batch = build_batch("t1", 1, &[big.as_str(), big.as_str()], &[n]);
+        batch.open_epoch = n == 1;
+        match journal.write(batch).await {
+            Ok(()) => committed = n,
+            Err(err) => {
+                failure = Some(err);
+                break;
+            }
+        }
+    }
+    let Some(err) = failure else {
+        panic!("200 batches of 6 KB fit in {} pages", pages + 8)
+    };
+    assert!(committed > 0, "not even one batch fitted");
+    assert!(err.to_string().contains("full"), "{err}");
+
+    // The failed batch left nothing; every committed one is there, in order.
+    let recovered = journal.recover("t1").expect("recover");
+    assert_eq!(recovered.last_seq, committed);
+    assert_eq!(recovered.inputs.len() as u64, committed * 2);
+    let archive = journal.archive().expect("archive");
+    let seqs: Vec<u64> = archive
+        .events_since("t1", 0, usize::MAX)
+        .expect("events")
+        .iter()
+        .map(|event| event.seq)
+        .collect();
+    assert_eq!(seqs, (1..=committed).collect::<Vec<_>>());
+    // The writer survived and still answers.
+    journal.flush().await.expect("flush after a failed commit");
+}
