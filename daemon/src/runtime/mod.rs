@@ -7,6 +7,7 @@ mod engine;
 mod health;
 mod ledger;
 mod supervisor;
+mod unjournaled;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -120,6 +121,7 @@ fn start_board(
         journal: journal.clone(),
         hub: hub.clone(),
         clock: HostClock::system(),
+        unjournaled: unjournaled::Unjournaled::default(),
     };
     let task = supervisor::run(ledger, wiring, board.autostart, cancel.clone());
     drop(_entered);
