@@ -5,6 +5,8 @@ mod control;
 mod devices;
 mod engine;
 mod health;
+#[cfg(test)]
+mod journal_growth_tests;
 mod ledger;
 mod supervisor;
 mod unjournaled;
