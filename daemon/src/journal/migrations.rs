@@ -94,6 +94,10 @@ CREATE TABLE IF NOT EXISTS tournament_pushes (
 );
 ",
     },
+    Migration {
+        what: "the last seq of each closed epoch, so a finished game's events can be compacted",
+        sql: "ALTER TABLE epochs ADD COLUMN last_seq INTEGER;",
+    },
 ];
 
 /// The schema version this daemon writes.

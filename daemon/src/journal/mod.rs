@@ -2,6 +2,7 @@
 
 mod archive;
 mod batch;
+mod compact;
 mod migrations;
 mod recover;
 mod schema;
@@ -17,6 +18,7 @@ use crate::config::{JournalConfig, Synchronous};
 
 pub use archive::SqliteArchive;
 pub use batch::{Batch, GameRecord, InputRecord};
+pub use compact::Compacted;
 pub use migrations::SchemaError;
 pub(crate) use migrations::migrate as migrate_schema;
 pub use recover::Recovered;
@@ -128,6 +130,13 @@ impl Journal {
     pub fn recover(&self, board: &str) -> Result<Recovered, JournalError> {
         let conn = self.reader()?;
         recover::recover(&conn, board)
+    }
+
+    /// Removes the inputs and events of games whose epoch closed before `closed_before_ms`;
+    /// their SGF, summary and final state (`games`) are kept. Blocking: call from a blocking task.
+    pub fn compact(&self, closed_before_ms: u64) -> Result<Compacted, JournalError> {
+        let mut conn = self.reader()?;
+        compact::compact(&mut conn, closed_before_ms)
     }
 
     /// The read side for publishers (SSE resume, finished games).

@@ -246,3 +246,57 @@ async fn a_full_disk_fails_whole_batches_and_keeps_every_committed_one() {
     // The writer survived and still answers.
     journal.flush().await.expect("flush after a failed commit");
 }
+
+#[tokio::test]
+async fn compaction_removes_a_finished_games_inputs_and_events_and_keeps_its_record() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let journal = build_journal(&dir, Synchronous::Normal);
+    let mut finished = build_batch("t1", 1, &["{\"a\":1}", "{\"a\":2}"], &[1, 2, 3]);
+    finished.open_epoch = true;
+    finished.close_epoch = true;
+    finished.game = Some(GameRecord {
+        id: "2026-11-30-t1-1".into(),
+        finished_ms: 1_003,
+        summary: Payload::json(&serde_json::json!({"game": "2026-11-30-t1-1", "result": "W+R"}))
+            .unwrap(),
+        state: Payload::json(&serde_json::json!({"phase": "finished"})).unwrap(),
+        sgf: "(;GM[1]RE[W+R])".into(),
+    });
+    journal.write(finished).await.expect("write");
+    let mut open = build_batch("t1", 2, &["{\"b\":1}"], &[4, 5]);
+    open.open_epoch = true;
+    journal.write(open).await.expect("write");
+    let seqs = |journal: &Journal| -> Vec<u64> {
+        let archive = journal.archive().expect("archive");
+        let events = archive.events_since("t1", 0, usize::MAX).expect("events");
+        events.iter().map(|event| event.seq).collect()
+    };
+
+    // The game closed at 1003 (its last event): a cutoff at that time keeps it.
+    assert_eq!(
+        journal.compact(1_003).expect("compact"),
+        Compacted::default()
+    );
+    assert_eq!(seqs(&journal), vec![1, 2, 3, 4, 5]);
+
+    let done = journal.compact(1_004).expect("compact");
+    assert_eq!((done.epochs, done.inputs, done.events), (1, 2, 3));
+    assert_eq!(seqs(&journal), vec![4, 5]);
+    let archive = journal.archive().expect("archive");
+    assert_eq!(
+        archive.game_sgf("2026-11-30-t1-1").expect("sgf").as_deref(),
+        Some("(;GM[1]RE[W+R])")
+    );
+    // The open game recovers as before.
+    let recovered = journal.recover("t1").expect("recover");
+    assert_eq!(
+        (
+            recovered.open_epoch,
+            recovered.last_seq,
+            recovered.inputs.len(),
+            recovered.games
+        ),
+        (Some(2), 5, 1, 1)
+    );
+    assert_eq!(journal.compact(2_000).expect("again"), Compacted::default());
+}

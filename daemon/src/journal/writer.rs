@@ -105,9 +105,18 @@ fn write_batch(tx: &Transaction<'_>, batch: &Batch) -> Result<(), JournalError> 
     }
     if batch.close_epoch {
         let closed = batch.events.last().map_or(0, |event| event.at_ms);
+        // The epoch's last seq bounds its events for compaction; a batch without events leaves the board's highest.
+        let last_seq = match batch.events.last() {
+            Some(event) => Some(to_sql(event.seq)),
+            None => tx.query_row(
+                "SELECT MAX(seq) FROM events WHERE board = ?1",
+                [board],
+                |row| row.get::<_, Option<i64>>(0),
+            )?,
+        };
         tx.execute(
-            "UPDATE epochs SET closed_ms = ?3 WHERE board = ?1 AND epoch = ?2",
-            params![board, epoch, to_sql(closed).max(1)],
+            "UPDATE epochs SET closed_ms = ?3, last_seq = ?4 WHERE board = ?1 AND epoch = ?2",
+            params![board, epoch, to_sql(closed).max(1), last_seq],
         )?;
     }
     Ok(())
