@@ -62,8 +62,15 @@ pub(crate) async fn run(
         )
         .await;
     }
+    // Fixed when batches start waiting, so a stream of inputs that need no commit cannot postpone it.
+    let mut retry_at = None;
     loop {
         let deadline = ledger.poll_timeout().map(|at| wiring.clock.instant_of(at));
+        retry_at = match (wiring.unjournaled.len(), retry_at) {
+            (0, _) => None,
+            (_, None) => Some(tokio::time::Instant::now() + RETRY_EVERY),
+            (_, at) => at,
+        };
         tokio::select! {
             () = cancel.cancelled() => break,
             Some(event) = wiring.events.recv() => {
@@ -79,7 +86,8 @@ pub(crate) async fn run(
             () = sleep_until(deadline) => {
                 let _ = ledger.handle(wiring.clock.now_ms(), Input::Timeout);
             }
-            () = retry_later(wiring.unjournaled.len()) => {
+            () = sleep_until(retry_at) => {
+                retry_at = None;
                 commit(None, &wiring).await;
             }
         }
@@ -96,14 +104,6 @@ pub(crate) async fn run(
         );
     }
     tracing::info!("board stopped");
-}
-
-/// Wakes to try the journal again while batches wait for it.
-async fn retry_later(waiting: usize) {
-    if waiting == 0 {
-        std::future::pending::<()>().await;
-    }
-    tokio::time::sleep(RETRY_EVERY).await;
 }
 
 async fn sleep_until(deadline: Option<tokio::time::Instant>) {
