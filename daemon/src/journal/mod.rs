@@ -9,6 +9,7 @@ mod schema;
 mod writer;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 
@@ -64,6 +65,7 @@ pub struct Journal {
     requests: mpsc::Sender<writer::Request>,
     path: PathBuf,
     writer: Arc<Mutex<Option<JoinHandle<()>>>>,
+    refusing: Arc<AtomicBool>,
 }
 
 impl Journal {
@@ -89,10 +91,14 @@ impl Journal {
 
     fn start(config: &JournalConfig, conn: rusqlite::Connection) -> Result<Self, JournalError> {
         let (requests, receiver) = mpsc::channel();
+        let refusing = Arc::new(AtomicBool::new(false));
         let window = config.commit_window.0;
         let writer = std::thread::Builder::new()
             .name("journal-writer".into())
-            .spawn(move || writer::run(conn, receiver, window))
+            .spawn({
+                let refusing = refusing.clone();
+                move || writer::run(conn, receiver, window, refusing)
+            })
             .map_err(|err| {
                 JournalError::Sqlite(format!("cannot start the writer thread: {err}"))
             })?;
@@ -100,7 +106,14 @@ impl Journal {
             requests,
             path: config.path.clone(),
             writer: Arc::new(Mutex::new(Some(writer))),
+            refusing,
         })
+    }
+
+    /// Whether the last commit failed (disk full, read-only file): for `/health` and MQTT `status`.
+    /// Cleared by the next commit that succeeds.
+    pub fn is_refusing(&self) -> bool {
+        self.refusing.load(Ordering::Relaxed)
     }
 
     /// The journal file.

@@ -230,6 +230,10 @@ async fn a_full_disk_fails_whole_batches_and_keeps_every_committed_one() {
     };
     assert!(committed > 0, "not even one batch fitted");
     assert!(err.to_string().contains("full"), "{err}");
+    assert!(
+        journal.is_refusing(),
+        "a failed commit must show on the journal's health"
+    );
 
     // The failed batch left nothing; every committed one is there, in order.
     let recovered = journal.recover("t1").expect("recover");
@@ -243,8 +247,9 @@ async fn a_full_disk_fails_whole_batches_and_keeps_every_committed_one() {
         .map(|event| event.seq)
         .collect();
     assert_eq!(seqs, (1..=committed).collect::<Vec<_>>());
-    // The writer survived and still answers.
+    // The writer survived and still answers; a commit that writes nothing proves nothing.
     journal.flush().await.expect("flush after a failed commit");
+    assert!(journal.is_refusing());
 }
 
 #[tokio::test]

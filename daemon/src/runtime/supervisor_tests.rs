@@ -95,6 +95,7 @@ async fn refused_batches_wait_unpublished_and_go_out_in_order_once_the_journal_a
     // A retry while still full changes nothing.
     assert!(!commit(None, &wiring).await);
     assert!(published(&mut bus).is_empty());
+    assert!(wiring.journal.is_refusing());
 
     // Space returns (the same file, without the cap): the waiting moves go out, in order.
     wiring.journal = Journal::open(&config).expect("reopen");
