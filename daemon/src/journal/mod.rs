@@ -2,11 +2,14 @@
 
 mod archive;
 mod batch;
+mod compact;
+mod migrations;
 mod recover;
 mod schema;
 mod writer;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 
@@ -16,6 +19,9 @@ use crate::config::{JournalConfig, Synchronous};
 
 pub use archive::SqliteArchive;
 pub use batch::{Batch, GameRecord, InputRecord};
+pub use compact::Compacted;
+pub use migrations::SchemaError;
+pub(crate) use migrations::migrate as migrate_schema;
 pub use recover::Recovered;
 
 /// Why the journal failed. Clone, so one failed group commit can answer every board in it.
@@ -27,6 +33,9 @@ pub enum JournalError {
     /// A stored JSON text did not parse, or a value did not serialize.
     #[error("json: {0}")]
     Json(String),
+    /// The file's schema is newer than this daemon's, or a migration failed; the file is left as it was.
+    #[error("{0}")]
+    Schema(String),
     /// The writer thread is gone (shutdown).
     #[error("the journal is closed")]
     Closed,
@@ -35,6 +44,12 @@ pub enum JournalError {
 impl From<rusqlite::Error> for JournalError {
     fn from(err: rusqlite::Error) -> Self {
         Self::Sqlite(err.to_string())
+    }
+}
+
+impl From<SchemaError> for JournalError {
+    fn from(err: SchemaError) -> Self {
+        Self::Schema(err.to_string())
     }
 }
 
@@ -50,17 +65,40 @@ pub struct Journal {
     requests: mpsc::Sender<writer::Request>,
     path: PathBuf,
     writer: Arc<Mutex<Option<JoinHandle<()>>>>,
+    refusing: Arc<AtomicBool>,
 }
 
 impl Journal {
     /// Open or create the journal file and start the writer thread.
     pub fn open(config: &JournalConfig) -> Result<Self, JournalError> {
         let conn = schema::open(&config.path, config.synchronous)?;
+        Self::start(config, conn)
+    }
+
+    /// As [`Journal::open`], with the writer's file capped at `max_pages` pages: a full disk, for tests.
+    #[cfg(test)]
+    pub(crate) fn open_capped(
+        config: &JournalConfig,
+        max_pages: u32,
+    ) -> Result<Self, JournalError> {
+        let conn = schema::open(&config.path, config.synchronous)?;
+        let _pages: i64 =
+            conn.query_row(&format!("PRAGMA max_page_count = {max_pages}"), [], |row| {
+                row.get(0)
+            })?;
+        Self::start(config, conn)
+    }
+
+    fn start(config: &JournalConfig, conn: rusqlite::Connection) -> Result<Self, JournalError> {
         let (requests, receiver) = mpsc::channel();
+        let refusing = Arc::new(AtomicBool::new(false));
         let window = config.commit_window.0;
         let writer = std::thread::Builder::new()
             .name("journal-writer".into())
-            .spawn(move || writer::run(conn, receiver, window))
+            .spawn({
+                let refusing = refusing.clone();
+                move || writer::run(conn, receiver, window, refusing)
+            })
             .map_err(|err| {
                 JournalError::Sqlite(format!("cannot start the writer thread: {err}"))
             })?;
@@ -68,7 +106,14 @@ impl Journal {
             requests,
             path: config.path.clone(),
             writer: Arc::new(Mutex::new(Some(writer))),
+            refusing,
         })
+    }
+
+    /// Whether the last commit failed (disk full, read-only file): for `/health` and MQTT `status`.
+    /// Cleared by the next commit that succeeds.
+    pub fn is_refusing(&self) -> bool {
+        self.refusing.load(Ordering::Relaxed)
     }
 
     /// The journal file.
@@ -100,6 +145,13 @@ impl Journal {
         recover::recover(&conn, board)
     }
 
+    /// Removes the inputs and events of games whose epoch closed before `closed_before_ms`;
+    /// their SGF, summary and final state (`games`) are kept. Blocking: call from a blocking task.
+    pub fn compact(&self, closed_before_ms: u64) -> Result<Compacted, JournalError> {
+        let mut conn = self.reader()?;
+        compact::compact(&mut conn, closed_before_ms)
+    }
+
     /// The read side for publishers (SSE resume, finished games).
     pub fn archive(&self) -> Result<SqliteArchive, JournalError> {
         Ok(SqliteArchive::new(self.reader()?))
@@ -121,7 +173,7 @@ impl Journal {
 
     fn reader(&self) -> Result<rusqlite::Connection, JournalError> {
         // Readers never write; NORMAL is enough for them.
-        Ok(schema::open(&self.path, Synchronous::Normal)?)
+        schema::open(&self.path, Synchronous::Normal)
     }
 }
 

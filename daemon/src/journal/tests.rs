@@ -166,3 +166,142 @@ async fn closed_epochs_are_not_replayed_and_games_are_served() {
     );
     assert_eq!(archive.game("nope").expect("game"), None);
 }
+
+#[test]
+fn a_journal_from_a_newer_daemon_is_refused_untouched() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("journal.sqlite");
+    {
+        let conn = rusqlite::Connection::open(&path).expect("open");
+        conn.execute_batch("CREATE TABLE events_v9 (x); PRAGMA user_version = 9;")
+            .expect("a future file");
+    }
+    let before = std::fs::read(&path).expect("read");
+    let Err(err) = Journal::open(&JournalConfig {
+        path: path.clone(),
+        synchronous: Synchronous::Full,
+        commit_window: Span(std::time::Duration::from_millis(1)),
+    }) else {
+        panic!("a journal from a newer daemon must be refused")
+    };
+    assert!(matches!(err, JournalError::Schema(_)), "{err:?}");
+    assert!(err.to_string().contains("schema version 9"), "{err}");
+    assert_eq!(
+        std::fs::read(&path).expect("read"),
+        before,
+        "the file changed"
+    );
+    assert!(!dir.path().join("journal.sqlite-wal").exists());
+}
+
+#[tokio::test]
+async fn a_full_disk_fails_whole_batches_and_keeps_every_committed_one() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = JournalConfig {
+        path: dir.path().join("journal.sqlite"),
+        synchronous: Synchronous::Full,
+        commit_window: Span(std::time::Duration::from_millis(1)),
+    };
+    let pages: u32 = {
+        let journal = Journal::open(&config).expect("create");
+        journal.close().await.expect("close");
+        let conn = rusqlite::Connection::open(&config.path).expect("open");
+        conn.query_row("PRAGMA page_count", [], |r| r.get(0))
+            .expect("page_count")
+    };
+    // Room for a few batches only: the disk fills up during the game.
+    let journal = Journal::open_capped(&config, pages + 8).expect("open capped");
+    let big = format!("{{\"pad\":\"{}\"}}", "x".repeat(3_000));
+    let mut committed = 0u64;
+    let mut failure = None;
+    for n in 1..=200u64 {
+        let mut batch = build_batch("t1", 1, &[big.as_str(), big.as_str()], &[n]);
+        batch.open_epoch = n == 1;
+        match journal.write(batch).await {
+            Ok(()) => committed = n,
+            Err(err) => {
+                failure = Some(err);
+                break;
+            }
+        }
+    }
+    let Some(err) = failure else {
+        panic!("200 batches of 6 KB fit in {} pages", pages + 8)
+    };
+    assert!(committed > 0, "not even one batch fitted");
+    assert!(err.to_string().contains("full"), "{err}");
+    assert!(
+        journal.is_refusing(),
+        "a failed commit must show on the journal's health"
+    );
+
+    // The failed batch left nothing; every committed one is there, in order.
+    let recovered = journal.recover("t1").expect("recover");
+    assert_eq!(recovered.last_seq, committed);
+    assert_eq!(recovered.inputs.len() as u64, committed * 2);
+    let archive = journal.archive().expect("archive");
+    let seqs: Vec<u64> = archive
+        .events_since("t1", 0, usize::MAX)
+        .expect("events")
+        .iter()
+        .map(|event| event.seq)
+        .collect();
+    assert_eq!(seqs, (1..=committed).collect::<Vec<_>>());
+    // The writer survived and still answers; a commit that writes nothing proves nothing.
+    journal.flush().await.expect("flush after a failed commit");
+    assert!(journal.is_refusing());
+}
+
+#[tokio::test]
+async fn compaction_removes_a_finished_games_inputs_and_events_and_keeps_its_record() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let journal = build_journal(&dir, Synchronous::Normal);
+    let mut finished = build_batch("t1", 1, &["{\"a\":1}", "{\"a\":2}"], &[1, 2, 3]);
+    finished.open_epoch = true;
+    finished.close_epoch = true;
+    finished.game = Some(GameRecord {
+        id: "2026-11-30-t1-1".into(),
+        finished_ms: 1_003,
+        summary: Payload::json(&serde_json::json!({"game": "2026-11-30-t1-1", "result": "W+R"}))
+            .unwrap(),
+        state: Payload::json(&serde_json::json!({"phase": "finished"})).unwrap(),
+        sgf: "(;GM[1]RE[W+R])".into(),
+    });
+    journal.write(finished).await.expect("write");
+    let mut open = build_batch("t1", 2, &["{\"b\":1}"], &[4, 5]);
+    open.open_epoch = true;
+    journal.write(open).await.expect("write");
+    let seqs = |journal: &Journal| -> Vec<u64> {
+        let archive = journal.archive().expect("archive");
+        let events = archive.events_since("t1", 0, usize::MAX).expect("events");
+        events.iter().map(|event| event.seq).collect()
+    };
+
+    // The game closed at 1003 (its last event): a cutoff at that time keeps it.
+    assert_eq!(
+        journal.compact(1_003).expect("compact"),
+        Compacted::default()
+    );
+    assert_eq!(seqs(&journal), vec![1, 2, 3, 4, 5]);
+
+    let done = journal.compact(1_004).expect("compact");
+    assert_eq!((done.epochs, done.inputs, done.events), (1, 2, 3));
+    assert_eq!(seqs(&journal), vec![4, 5]);
+    let archive = journal.archive().expect("archive");
+    assert_eq!(
+        archive.game_sgf("2026-11-30-t1-1").expect("sgf").as_deref(),
+        Some("(;GM[1]RE[W+R])")
+    );
+    // The open game recovers as before.
+    let recovered = journal.recover("t1").expect("recover");
+    assert_eq!(
+        (
+            recovered.open_epoch,
+            recovered.last_seq,
+            recovered.inputs.len(),
+            recovered.games
+        ),
+        (Some(2), 5, 1, 1)
+    );
+    assert_eq!(journal.compact(2_000).expect("again"), Compacted::default());
+}

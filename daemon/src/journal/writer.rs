@@ -1,5 +1,7 @@
 //! The journal's writer thread: gathers batches from every board into one transaction (group commit), then acknowledges them.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -18,8 +20,13 @@ pub(crate) enum Request {
 }
 
 /// Runs until every sender is dropped. `window` bounds how long the first
-/// request of a commit waits for company.
-pub(crate) fn run(mut conn: Connection, requests: Receiver<Request>, window: Duration) {
+/// request of a commit waits for company; `refusing` tells whether the last commit failed.
+pub(crate) fn run(
+    mut conn: Connection,
+    requests: Receiver<Request>,
+    window: Duration,
+    refusing: Arc<AtomicBool>,
+) {
     while let Ok(first) = requests.recv() {
         let mut pending = vec![first];
         let deadline = Instant::now() + window;
@@ -33,12 +40,22 @@ pub(crate) fn run(mut conn: Connection, requests: Receiver<Request>, window: Dur
                 break;
             }
         }
-        commit(&mut conn, pending);
+        // Only a commit that wrote something says whether the disk takes writes.
+        let writes = pending
+            .iter()
+            .any(|request| matches!(request, Request::Write(..)));
+        let committed = commit(&mut conn, pending);
+        if writes {
+            let was_refusing = refusing.swap(!committed, Ordering::Relaxed);
+            if was_refusing && committed {
+                tracing::warn!("the journal accepts commits again");
+            }
+        }
     }
     tracing::debug!("journal writer stopped");
 }
 
-fn commit(conn: &mut Connection, pending: Vec<Request>) {
+fn commit(conn: &mut Connection, pending: Vec<Request>) -> bool {
     let outcome = conn
         .transaction()
         .map_err(JournalError::from)
@@ -60,6 +77,7 @@ fn commit(conn: &mut Connection, pending: Vec<Request>) {
         // A board that stopped waiting is not the journal's problem.
         let _ = ack.send(outcome.clone());
     }
+    outcome.is_ok()
 }
 
 fn write_batch(tx: &Transaction<'_>, batch: &Batch) -> Result<(), JournalError> {
@@ -105,9 +123,18 @@ fn write_batch(tx: &Transaction<'_>, batch: &Batch) -> Result<(), JournalError> 
     }
     if batch.close_epoch {
         let closed = batch.events.last().map_or(0, |event| event.at_ms);
+        // The epoch's last seq bounds its events for compaction; a batch without events leaves the board's highest.
+        let last_seq = match batch.events.last() {
+            Some(event) => Some(to_sql(event.seq)),
+            None => tx.query_row(
+                "SELECT MAX(seq) FROM events WHERE board = ?1",
+                [board],
+                |row| row.get::<_, Option<i64>>(0),
+            )?,
+        };
         tx.execute(
-            "UPDATE epochs SET closed_ms = ?3 WHERE board = ?1 AND epoch = ?2",
-            params![board, epoch, to_sql(closed).max(1)],
+            "UPDATE epochs SET closed_ms = ?3, last_seq = ?4 WHERE board = ?1 AND epoch = ?2",
+            params![board, epoch, to_sql(closed).max(1), last_seq],
         )?;
     }
     Ok(())

@@ -5,8 +5,11 @@ mod control;
 mod devices;
 mod engine;
 mod health;
+#[cfg(test)]
+mod journal_growth_tests;
 mod ledger;
 mod supervisor;
+mod unjournaled;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -120,6 +123,7 @@ fn start_board(
         journal: journal.clone(),
         hub: hub.clone(),
         clock: HostClock::system(),
+        unjournaled: unjournaled::Unjournaled::default(),
     };
     let task = supervisor::run(ledger, wiring, board.autostart, cancel.clone());
     drop(_entered);

@@ -13,6 +13,7 @@ use super::control::ControlMsg;
 use super::devices::{command_frame, inputs_of};
 use super::health::Health;
 use super::ledger::{Ledger, Sealed};
+use super::unjournaled::{RETRY_EVERY, Unjournaled};
 use crate::hub::{Hub, RequestError};
 use crate::journal::Journal;
 
@@ -33,6 +34,8 @@ pub(crate) struct Wiring {
     pub(crate) hub: Hub,
     /// The board's time.
     pub(crate) clock: HostClock,
+    /// Batches the journal refused, waiting for it in order.
+    pub(crate) unjournaled: Unjournaled,
 }
 
 /// Run until `cancel`; then journal and publish a final device message.
@@ -59,8 +62,15 @@ pub(crate) async fn run(
         )
         .await;
     }
+    // Fixed when batches start waiting, so a stream of inputs that need no commit cannot postpone it.
+    let mut retry_at = None;
     loop {
         let deadline = ledger.poll_timeout().map(|at| wiring.clock.instant_of(at));
+        retry_at = match (wiring.unjournaled.len(), retry_at) {
+            (0, _) => None,
+            (_, None) => Some(tokio::time::Instant::now() + RETRY_EVERY),
+            (_, at) => at,
+        };
         tokio::select! {
             () = cancel.cancelled() => break,
             Some(event) = wiring.events.recv() => {
@@ -76,6 +86,10 @@ pub(crate) async fn run(
             () = sleep_until(deadline) => {
                 let _ = ledger.handle(wiring.clock.now_ms(), Input::Timeout);
             }
+            () = sleep_until(retry_at) => {
+                retry_at = None;
+                commit(None, &wiring).await;
+            }
         }
         if ledger.is_urgent() {
             commit(ledger.seal(), &wiring).await;
@@ -83,7 +97,12 @@ pub(crate) async fn run(
     }
     let report = health.message("stopped");
     ledger.push_device(report, wiring.clock.now_ms());
-    commit(ledger.seal(), &wiring).await;
+    if !commit(ledger.seal(), &wiring).await {
+        tracing::error!(
+            batches = wiring.unjournaled.len(),
+            "stopping with batches the journal refused; they were never published"
+        );
+    }
     tracing::info!("board stopped");
 }
 
@@ -193,24 +212,56 @@ fn game_id(now_ms: u64, board: &str, epoch: u64) -> String {
 }
 
 /// Journal, then publish, then send the device commands; `false` when the journal refused.
+///
+/// Batches the journal refused earlier go first, in order; a refused batch
+/// stays queued with everything after it, unpublished, until the journal
+/// accepts it (a full disk that gets space again, a file made writable).
 async fn commit(sealed: Option<Sealed>, wiring: &Wiring) -> bool {
-    let Some(Sealed { batch, commands }) = sealed else {
-        return true;
+    let was_waiting = wiring.unjournaled.len() > 0;
+    let mut queue = wiring.unjournaled.take(sealed);
+    let board = if was_waiting {
+        queue.front().map(|sealed| sealed.batch.board.clone())
+    } else {
+        None
     };
-    let events = batch.events.clone();
-    if !batch.is_empty()
-        && let Err(err) = wiring.journal.write(batch).await
-    {
-        tracing::error!(cause = %err, "journal write failed; its messages are not published");
-        return false;
+    while let Some(Sealed { batch, commands }) = queue.pop_front() {
+        if !batch.is_empty()
+            && let Err(err) = wiring.journal.write(batch.clone()).await
+        {
+            queue.push_front(Sealed { batch, commands });
+            tracing::error!(
+                cause = %err,
+                waiting = queue.len(),
+                "journal write failed; its messages wait, unpublished, until the journal accepts them"
+            );
+            set_waiting_gauge(&batch_board(&queue), queue.len());
+            wiring.unjournaled.keep(queue);
+            return false;
+        }
+        for event in batch.events {
+            wiring.hub.publish(event);
+        }
+        for command in &commands {
+            send_command(wiring, command);
+        }
     }
-    for event in events {
-        wiring.hub.publish(event);
-    }
-    for command in &commands {
-        send_command(wiring, command);
+    if let Some(board) = board {
+        set_waiting_gauge(&board, 0);
+        tracing::warn!("the journal accepts writes again; every waiting message is published");
     }
     true
+}
+
+fn batch_board(queue: &std::collections::VecDeque<Sealed>) -> String {
+    queue
+        .front()
+        .map(|sealed| sealed.batch.board.clone())
+        .unwrap_or_default()
+}
+
+fn set_waiting_gauge(board: &str, batches: usize) {
+    metrics::gauge!("goban_journal_unjournaled_batches", "board" => board.to_owned())
+        .set(batches as f64);
 }
 
 fn send_command(wiring: &Wiring, command: &DeviceCommand) {
@@ -239,3 +290,7 @@ mod tests {
         );
     }
 }
+
+#[cfg(test)]
+#[path = "supervisor_tests.rs"]
+mod full_journal_tests;

@@ -11,52 +11,15 @@ use std::path::Path;
 use goban_tournament::{Decision, Round, TableNo};
 use rusqlite::{Connection, OptionalExtension, params};
 
-/// Schema of the tournament tables (idempotent).
-pub(crate) const SCHEMA: &str = "
-CREATE TABLE IF NOT EXISTS tournament_rounds (
-    round INTEGER PRIMARY KEY,
-    source TEXT NOT NULL,
-    loaded_ms INTEGER NOT NULL,
-    round_json TEXT NOT NULL,
-    document TEXT
-);
-CREATE TABLE IF NOT EXISTS tournament_seats (
-    round INTEGER NOT NULL,
-    table_no INTEGER NOT NULL,
-    board TEXT NOT NULL,
-    game TEXT,
-    PRIMARY KEY (round, table_no)
-);
-CREATE TABLE IF NOT EXISTS tournament_results (
-    round INTEGER NOT NULL,
-    table_no INTEGER NOT NULL,
-    black TEXT NOT NULL,
-    white TEXT NOT NULL,
-    decision TEXT NOT NULL,
-    warnings_black INTEGER NOT NULL,
-    warnings_white INTEGER NOT NULL,
-    game TEXT,
-    confirmed_ms INTEGER NOT NULL,
-    PRIMARY KEY (round, table_no)
-);
-CREATE TABLE IF NOT EXISTS tournament_pushes (
-    round INTEGER NOT NULL,
-    table_no INTEGER NOT NULL,
-    target TEXT NOT NULL,
-    decision TEXT NOT NULL,
-    pushed_ms INTEGER,
-    attempts INTEGER NOT NULL DEFAULT 0,
-    last_error TEXT,
-    PRIMARY KEY (round, table_no, target)
-);
-";
-
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
     /// SQLite refused.
     #[error("tournament store: {0}")]
     Sqlite(#[from] rusqlite::Error),
+    /// The journal file's schema is newer than this daemon's, or could not be migrated.
+    #[error("tournament store: {0}")]
+    Schema(#[from] crate::journal::SchemaError),
     /// A stored JSON text did not parse.
     #[error("tournament store json: {0}")]
     Json(#[from] serde_json::Error),
@@ -111,13 +74,13 @@ pub struct Store {
 }
 
 impl Store {
-    /// Opens the journal file (creating the tournament tables if needed).
+    /// Opens the journal file, its schema (the tournament tables included) brought up to date.
     pub fn open(path: &Path) -> Result<Self, StoreError> {
-        let conn = Connection::open(path)?;
+        let mut conn = Connection::open(path)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        crate::journal::migrate_schema(&mut conn)?;
         let _mode: String = conn.query_row("PRAGMA journal_mode=WAL", [], |row| row.get(0))?;
         conn.execute_batch("PRAGMA synchronous=FULL;")?;
-        conn.execute_batch(SCHEMA)?;
         Ok(Self { conn })
     }
 

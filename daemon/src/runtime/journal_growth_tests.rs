@@ -1,0 +1,228 @@
+//! Journal bytes per game and restart time, measured on the real ledger, referee and SQLite journal: prints figures.
+//!
+//! Ignored by default (a measurement, not a check of behaviour beyond "the
+//! game was played"). Run, in release for meaningful times:
+//!
+//!     GOBAN_BENCH_BOARDS=64 cargo test --release -p goban-bridge --lib \
+//!         journal_growth -- --ignored --nocapture
+//!
+//! Each board plays a 250-move 19x19 game at human pace (20 s per move, the
+//! stone read 400 ms before the press) under `absolute:main=90m`, the clock
+//! running and ticking every second, every reading committed as the
+//! supervisor commits it. Then every board is rebuilt from the journal as a
+//! restart after `kill -9` would.
+
+use std::time::Instant;
+
+use goban_referee::{
+    ArbiterAct, ArbiterCommand, Button, Device, GameSetup, Input, PointChange, Reading,
+    RefereeConfig,
+};
+
+use super::ledger::Ledger;
+use crate::config::{JournalConfig, Span, Synchronous};
+use crate::journal::{Journal, Recovered};
+
+const T0: u64 = 1_796_029_200_000;
+const MOVES: u64 = 250;
+const THINK_MS: u64 = 20_000;
+
+fn build_config(board: &str) -> RefereeConfig {
+    RefereeConfig {
+        board: board.into(),
+        size: 19,
+        time_control: Some("absolute:main=90m".parse().expect("time control")),
+        ..RefereeConfig::default()
+    }
+}
+
+/// Commit what the ledger holds, as the supervisor does when it is urgent.
+async fn commit(ledger: &mut Ledger, journal: &Journal) {
+    if let Some(sealed) = ledger.seal() {
+        journal.write(sealed.batch).await.expect("journal write");
+    }
+}
+
+/// Deliver the referee's deadlines up to `now`, then `input` at `now`.
+async fn step(ledger: &mut Ledger, journal: &Journal, now: u64, input: Option<Input>) {
+    while let Some(due) = ledger.poll_timeout().filter(|&due| due <= now) {
+        let _ = ledger.handle(due, Input::Timeout);
+        if ledger.is_urgent() {
+            commit(ledger, journal).await;
+        }
+    }
+    if let Some(input) = input {
+        let _ = ledger.handle(now, input);
+        if ledger.is_urgent() {
+            commit(ledger, journal).await;
+        }
+    }
+}
+
+/// Black fills rows 0.., White rows 18.. downwards: no capture, no suicide, 250 legal moves.
+fn point_of(number: u64) -> u16 {
+    let k = u16::try_from(number / 2).expect("small");
+    let (row, col) = (k / 19, k % 19);
+    if number.is_multiple_of(2) {
+        row * 19 + col
+    } else {
+        (18 - row) * 19 + col
+    }
+}
+
+async fn play_game(board: &str, journal: &Journal) {
+    let mut ledger = Ledger::recover(build_config(board), &Recovered::default()).expect("ledger");
+    let mut now = T0;
+    for input in [
+        Input::DeviceConnected {
+            device: Device::Board,
+        },
+        Input::DeviceConnected {
+            device: Device::Clock,
+        },
+        Input::BoardSnapshot {
+            points: ".".repeat(361),
+        },
+    ] {
+        step(&mut ledger, journal, now, Some(input)).await;
+    }
+    now += 1_000;
+    let start = ArbiterCommand::StartGame(GameSetup {
+        game: Some(format!("{board}-1")),
+        ..GameSetup::default()
+    });
+    let act = ArbiterAct {
+        by: "bench".into(),
+        note: None,
+        command: start,
+    };
+    step(&mut ledger, journal, now, Some(Input::ArbiterAct(act))).await;
+    for number in 0..MOVES {
+        now += THINK_MS;
+        let state = if number.is_multiple_of(2) {
+            Reading::Black
+        } else {
+            Reading::White
+        };
+        let changes = vec![PointChange {
+            index: point_of(number),
+            state,
+        }];
+        step(
+            &mut ledger,
+            journal,
+            now,
+            Some(Input::BoardDiff { changes }),
+        )
+        .await;
+        now += 400;
+        let button = if number.is_multiple_of(2) {
+            Button::L
+        } else {
+            Button::R
+        };
+        step(
+            &mut ledger,
+            journal,
+            now,
+            Some(Input::ClockPress { button }),
+        )
+        .await;
+    }
+    now += 1_000;
+    step(&mut ledger, journal, now, None).await;
+    commit(&mut ledger, journal).await;
+}
+
+fn boards() -> usize {
+    std::env::var("GOBAN_BENCH_BOARDS")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(8)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+#[ignore = "a measurement: run with --ignored --nocapture"]
+async fn journal_growth_per_game_and_restart_time() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = JournalConfig {
+        path: dir.path().join("journal.sqlite"),
+        synchronous: Synchronous::Normal,
+        commit_window: Span(std::time::Duration::ZERO),
+    };
+    let journal = Journal::open(&config).expect("journal");
+    let boards = boards();
+    let started = Instant::now();
+    let games: Vec<_> = (0..boards)
+        .map(|n| {
+            let journal = journal.clone();
+            tokio::spawn(async move { play_game(&format!("b{n}"), &journal).await })
+        })
+        .collect();
+    for game in games {
+        game.await.expect("game");
+    }
+    journal.flush().await.expect("flush");
+    let played = started.elapsed();
+
+    let conn = rusqlite::Connection::open(&config.path).expect("open");
+    let _: (i64, i64, i64) = conn
+        .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |r| {
+            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
+        })
+        .expect("checkpoint");
+    let bytes = std::fs::metadata(&config.path).expect("size").len();
+    let moves: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM events WHERE board = 'b0' AND topic = 'moves'",
+            [],
+            |r| r.get(0),
+        )
+        .expect("moves");
+    assert!(
+        moves >= MOVES as i64,
+        "the scripted game was not played: {moves} move events"
+    );
+    println!(
+        "{boards} boards x {MOVES} moves at {} s per move, played in {played:?}",
+        THINK_MS / 1000
+    );
+    println!(
+        "journal file: {bytes} bytes = {} bytes per game, {} bytes per move",
+        bytes / boards as u64,
+        bytes / boards as u64 / MOVES
+    );
+    let mut stmt = conn
+        .prepare(
+            "SELECT 'input', COUNT(*), SUM(LENGTH(input)) FROM inputs WHERE board = 'b0' \
+             UNION ALL SELECT topic, COUNT(*), SUM(LENGTH(payload)) FROM events WHERE board = 'b0' GROUP BY topic",
+        )
+        .expect("prepare");
+    let rows = stmt
+        .query_map([], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, i64>(1)?,
+                r.get::<_, i64>(2)?,
+            ))
+        })
+        .expect("rows");
+    for row in rows {
+        let (kind, count, text) = row.expect("row");
+        println!("  board b0: {kind:>8}: {count:>6} rows, {text:>9} bytes of JSON");
+    }
+
+    // Restart: every board rebuilt from the journal, one after the other, as the daemon starts them.
+    let started = Instant::now();
+    for n in 0..boards {
+        let board = format!("b{n}");
+        let recovered = journal.recover(&board).expect("recover");
+        let ledger = Ledger::recover(build_config(&board), &recovered).expect("rebuild");
+        assert!(ledger.has_game());
+    }
+    let restart = started.elapsed();
+    println!(
+        "restart: {boards} games in progress rebuilt in {restart:?} ({:?} per board)",
+        restart / u32::try_from(boards).expect("few boards")
+    );
+}
