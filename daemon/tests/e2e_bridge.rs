@@ -3,7 +3,6 @@
 #[path = "support/harness/mod.rs"]
 mod harness;
 
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -185,23 +184,6 @@ impl Drop for Uplink {
     }
 }
 
-/// Move points per board prefix, deduplicated by seq (QoS 1 may deliver twice; api.md).
-fn moves_by_venue(sub: &Subscriber, venue: &str) -> Vec<String> {
-    let suffix = format!("{BOARD}/moves");
-    let by_seq: BTreeMap<u64, String> = sub
-        .on(&suffix)
-        .iter()
-        .filter(|m| m.topic.starts_with(&format!("goban/{venue}/")))
-        .filter_map(|m| {
-            Some((
-                m.json()["seq"].as_u64()?,
-                m.json()["point"].as_str()?.to_string(),
-            ))
-        })
-        .collect();
-    by_seq.into_values().collect()
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn venue_acl_makes_the_daemon_the_only_writer() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -314,8 +296,8 @@ async fn two_venues_bridge_into_central_without_loss_across_a_link_outage() {
         "the first moves of both venues centrally",
         Duration::from_secs(20),
         || {
-            let done = moves_by_venue(&broadcaster, "paris").len() >= 2
-                && moves_by_venue(&broadcaster, "lyon").len() >= 2;
+            let done = broadcaster.move_points("goban/paris/").len() >= 2
+                && broadcaster.move_points("goban/lyon/").len() >= 2;
             async move { done.then_some(()) }
         },
     )
@@ -328,7 +310,7 @@ async fn two_venues_bridge_into_central_without_loss_across_a_link_outage() {
     }
     tokio::time::sleep(outage).await;
     assert_eq!(
-        moves_by_venue(&broadcaster, "paris").len(),
+        broadcaster.move_points("goban/paris/").len(),
         2,
         "nothing of Paris can arrive while its link is down"
     );
@@ -340,7 +322,7 @@ async fn two_venues_bridge_into_central_without_loss_across_a_link_outage() {
             &format!("all 6 moves of {venue} centrally"),
             Duration::from_secs(30),
             || {
-                let got = moves_by_venue(&broadcaster, venue);
+                let got = broadcaster.move_points(&format!("goban/{venue}/"));
                 async move { (got.len() >= 6).then_some(got) }
             },
         )

@@ -3,7 +3,6 @@
 #[path = "support/harness/mod.rs"]
 mod harness;
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use harness::broker::Broker;
@@ -12,21 +11,6 @@ use harness::device::Device;
 use harness::game::{OPENING, play, point_name};
 use harness::mqtt::{Subscriber, retained};
 use harness::{unique, wait_for};
-
-/// The points of the move events in seq order; QoS 1 may deliver twice, a consumer drops duplicates by seq (api.md).
-fn distinct_points(sub: &Subscriber) -> Vec<String> {
-    let by_seq: BTreeMap<u64, String> = sub
-        .on("/moves")
-        .iter()
-        .filter_map(|m| {
-            Some((
-                m.json()["seq"].as_u64()?,
-                m.json()["point"].as_str()?.to_string(),
-            ))
-        })
-        .collect();
-    by_seq.into_values().collect()
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn broker_restart_mid_game_loses_no_move_and_republishes_state() {
@@ -47,7 +31,7 @@ async fn broker_restart_mid_game_loses_no_move_and_republishes_state() {
     for p in &OPENING[2..6] {
         play(&daemon, &board, &clock, *p).await; // play goes on while the broker is away
     }
-    let early = distinct_points(&sub);
+    let early = sub.move_points("");
     assert_eq!(
         early.len(),
         2,
@@ -60,7 +44,7 @@ async fn broker_restart_mid_game_loses_no_move_and_republishes_state() {
         "all 6 moves on MQTT after the broker came back",
         Duration::from_secs(20),
         || async {
-            let points = distinct_points(&sub);
+            let points = sub.move_points("");
             (points.len() >= want.len()).then_some(points)
         },
     )

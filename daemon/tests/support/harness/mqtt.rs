@@ -95,6 +95,21 @@ impl Subscriber {
             .collect()
     }
 
+    /// The points of the move events on `*/moves` topics starting with `prefix` (`""`: all),
+    /// in seq order: QoS 1 may deliver twice, a consumer drops duplicates by seq (api.md).
+    pub(crate) fn move_points(&self, prefix: &str) -> Vec<String> {
+        let by_seq: std::collections::BTreeMap<u64, String> = self
+            .on("/moves")
+            .iter()
+            .filter(|m| m.topic.starts_with(prefix))
+            .filter_map(|m| {
+                let event = m.json();
+                Some((event["seq"].as_u64()?, event["point"].as_str()?.to_string()))
+            })
+            .collect();
+        by_seq.into_values().collect()
+    }
+
     /// Waits (10 s at most) until `count` messages ended with `suffix`.
     pub(crate) async fn wait_count(&self, suffix: &str, count: usize) -> Vec<Message> {
         wait_for(
