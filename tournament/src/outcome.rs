@@ -9,6 +9,7 @@ use crate::TournamentError;
 
 /// Who got what, in the terms every pairing program shares.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     /// Black won.

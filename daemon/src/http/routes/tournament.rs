@@ -33,7 +33,7 @@ pub(crate) struct SeatBody {
 #[serde(deny_unknown_fields)]
 pub(crate) struct DecisionBody {
     /// `black_wins`, `white_wins`, `draw`, `both_lose`, `both_win`, `unknown`, `cancelled`.
-    #[schema(value_type = OutcomeName, example = "white_wins")]
+    #[schema(example = "white_wins")]
     outcome: Outcome,
     /// True when the game was not played (absence, CN2002 22.1-22.4).
     #[serde(default)]
@@ -45,20 +45,6 @@ pub(crate) struct DecisionBody {
         pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
     )]
     note: Option<String>,
-}
-
-/// The words of a tournament decision (goban_tournament::Outcome), for the OpenAPI document.
-#[derive(ToSchema)]
-#[schema(rename_all = "snake_case")]
-#[allow(dead_code)]
-enum OutcomeName {
-    BlackWins,
-    WhiteWins,
-    Draw,
-    BothLose,
-    BothWin,
-    Unknown,
-    Cancelled,
 }
 
 impl Validate for LoadRequest {
