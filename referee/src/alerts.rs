@@ -7,7 +7,7 @@ use crate::error::RefereeError;
 use crate::event::EventKind;
 use crate::go;
 use crate::infraction::{
-    Evidence, Infraction, InfractionId, InfractionKind, InfractionStatus, sanction_text,
+    Infraction, InfractionId, InfractionKind, InfractionStatus, sanction_text,
 };
 use crate::input::RulingAction;
 use crate::referee::Referee;
@@ -50,8 +50,9 @@ impl Referee {
     ) {
         let size = self.size;
         let now = self.now;
-        // The readings and presses that led to it, with the alert's own findings (bounded).
-        let evidence = self.timeline.evidence(evidence);
+        // The readings and presses that led to it, with the alert's own findings (bounded),
+        // each with the board as read then and the points it is about.
+        let evidence = self.timeline.evidence(evidence, &self.physical, &points);
         let Some(m) = self.game.as_mut() else { return };
         m.next_alert += 1;
         let infraction = Infraction {
@@ -68,10 +69,7 @@ impl Referee {
             sanction_applied: false,
             evidence: evidence
                 .into_iter()
-                .map(|(at, what)| Evidence {
-                    at: at.to_rfc3339(),
-                    what,
-                })
+                .map(|e| e.into_evidence(size))
                 .collect(),
             note: String::new(),
             ruled_by: None,

@@ -28,7 +28,8 @@ impl Referee {
             outcome = m.clock.switch(now, color);
         }
         let claim = Claim::new(color, now, switched, outcome);
-        self.timeline.record_press(now, color, button);
+        self.timeline
+            .record_press(now, color, button, &self.physical);
         if self.holding() {
             // The board cannot see (or has presses it could not explain yet): no move is guessed.
             self.hold(vec![claim]);

@@ -6,15 +6,73 @@ use goban_rules::{BoardSize, Color};
 
 use crate::Timestamp;
 use crate::go;
+use crate::infraction::{Evidence, Seen};
 use crate::input::{Button, Reading};
 
 /// At most this many entries in an alert's evidence (and kept in the timeline).
 pub(crate) const EVIDENCE_LIMIT: usize = 16;
 
+/// The sensors' readings at one moment as point indices by colour: O(stones), shown as [`Seen`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Snapshot {
+    black: Vec<u16>,
+    white: Vec<u16>,
+    unreadable: Vec<u16>,
+}
+
+impl Snapshot {
+    /// The stones and unreadable points of `readings`; `None` when nothing has been read yet.
+    pub(crate) fn of(readings: &[Reading]) -> Option<Self> {
+        let mut out = Self::default();
+        for (i, reading) in readings.iter().enumerate() {
+            // Boards are at most 25x25 (625 points): an index always fits.
+            let Ok(i) = u16::try_from(i) else { break };
+            match reading {
+                Reading::Black => out.black.push(i),
+                Reading::White => out.white.push(i),
+                Reading::Unknown => out.unreadable.push(i),
+                Reading::Empty => {}
+            }
+        }
+        let read = out.unreadable.len() < readings.len();
+        read.then_some(out)
+    }
+
+    fn seen(&self, size: BoardSize) -> Seen {
+        let names = |points: &[u16]| points.iter().map(|&p| go::name(p.into(), size)).collect();
+        Seen {
+            black: names(&self.black),
+            white: names(&self.white),
+            unreadable: names(&self.unreadable),
+        }
+    }
+}
+
+/// One line of the timeline: when, what, the board as read then, the points it is about.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Entry {
+    pub(crate) at: Timestamp,
+    pub(crate) what: String,
+    pub(crate) seen: Option<Snapshot>,
+    pub(crate) points: Vec<usize>,
+}
+
+impl Entry {
+    /// The alert's evidence line, points named on a board of `size`.
+    pub(crate) fn into_evidence(self, size: BoardSize) -> Evidence {
+        Evidence {
+            at: self.at.to_rfc3339(),
+            what: self.what,
+            seen: self.seen.map(|s| s.seen(size)),
+            points: self.points.iter().map(|&p| go::name(p, size)).collect(),
+        }
+    }
+}
+
 /// The recent physical history of the board and the clock, oldest first.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Timeline {
-    items: VecDeque<(Timestamp, String)>,
+    items: VecDeque<Entry>,
 }
 
 impl Timeline {
@@ -24,19 +82,31 @@ impl Timeline {
     }
 
     /// Adds one entry, dropping the oldest beyond the bound.
-    pub(crate) fn push(&mut self, at: Timestamp, what: String) {
+    fn push(&mut self, entry: Entry) {
         if self.items.len() == EVIDENCE_LIMIT {
             self.items.pop_front();
         }
-        self.items.push_back((at, what));
+        self.items.push_back(entry);
     }
 
-    /// A press of `button`, mapped to `color`.
-    pub(crate) fn record_press(&mut self, at: Timestamp, color: Color, button: Button) {
-        self.push(at, format!("{color} pressed the clock (button {button:?})"));
+    /// A press of `button`, mapped to `color`, with the board as last read (`physical`).
+    pub(crate) fn record_press(
+        &mut self,
+        at: Timestamp,
+        color: Color,
+        button: Button,
+        physical: &[Reading],
+    ) {
+        self.push(Entry {
+            at,
+            what: format!("{color} pressed the clock (button {button:?})"),
+            seen: Snapshot::of(physical),
+            points: Vec::new(),
+        });
     }
 
-    /// Every point a steady reading changed, in order of arrival (point, colour, time).
+    /// Every point a steady reading changed, in order of arrival (point, colour, time), each
+    /// with the board as it stood once that point had changed.
     pub(crate) fn record_readings(
         &mut self,
         old: &[Reading],
@@ -55,11 +125,22 @@ impl Timeline {
         // A whole new snapshot (a start, a resync) is one entry, not hundreds.
         if changed.len() > EVIDENCE_LIMIT {
             if let Some(&(at, _)) = changed.last() {
-                self.push(at, format!("{} points changed at once", changed.len()));
+                self.push(Entry {
+                    at,
+                    what: format!("{} points changed at once", changed.len()),
+                    seen: Snapshot::of(new),
+                    points: Vec::new(),
+                });
             }
             return;
         }
+        // The board before these changes, then each change applied in order of arrival.
+        let mut board = new.to_vec();
+        for &(_, i) in &changed {
+            board[i] = old[i];
+        }
         for (at, i) in changed {
+            board[i] = new[i];
             let name = go::name(i, size);
             let what = match new[i] {
                 Reading::Black => format!("black stone read on {name}"),
@@ -67,25 +148,42 @@ impl Timeline {
                 Reading::Empty => format!("{name} read empty"),
                 Reading::Unknown => format!("{name} unreadable"),
             };
-            self.push(at, what);
+            self.push(Entry {
+                at,
+                what,
+                seen: Snapshot::of(&board),
+                points: vec![i],
+            });
         }
     }
 
     /// The alert's own findings merged, in time order, with the latest history: at most
-    /// [`EVIDENCE_LIMIT`] entries, the findings always kept.
-    pub(crate) fn evidence(&self, findings: Vec<(Timestamp, String)>) -> Vec<(Timestamp, String)> {
+    /// [`EVIDENCE_LIMIT`] entries, the findings always kept. A finding shows the board as
+    /// read when the alert is raised (`physical`) and the alert's `points`.
+    pub(crate) fn evidence(
+        &self,
+        findings: Vec<(Timestamp, String)>,
+        physical: &[Reading],
+        points: &[usize],
+    ) -> Vec<Entry> {
         let mut findings = findings;
         findings.truncate(EVIDENCE_LIMIT);
         let room = EVIDENCE_LIMIT - findings.len();
         let skip = self.items.len().saturating_sub(room);
-        let mut out: Vec<(Timestamp, String)> = self.items.iter().skip(skip).cloned().collect();
-        for f in findings {
-            if !out.contains(&f) {
-                out.push(f);
+        let mut out: Vec<Entry> = self.items.iter().skip(skip).cloned().collect();
+        let seen = Snapshot::of(physical);
+        for (at, what) in findings {
+            if !out.iter().any(|e| e.at == at && e.what == what) {
+                out.push(Entry {
+                    at,
+                    what,
+                    seen: seen.clone(),
+                    points: points.to_vec(),
+                });
             }
         }
         // Stable: history before the finding it led to, at the same instant.
-        out.sort_by_key(|(at, _)| *at);
+        out.sort_by_key(|e| e.at);
         out
     }
 }
@@ -97,7 +195,12 @@ mod tests {
     fn build_timeline(n: u64) -> Timeline {
         let mut t = Timeline::default();
         for i in 0..n {
-            t.push(Timestamp(i * 10), format!("item {i}"));
+            t.push(Entry {
+                at: Timestamp(i * 10),
+                what: format!("item {i}"),
+                seen: None,
+                points: Vec::new(),
+            });
         }
         t
     }
@@ -106,10 +209,10 @@ mod tests {
     fn the_evidence_is_bounded_and_keeps_the_findings() {
         let t = build_timeline(40);
         let findings = vec![(Timestamp(395), "the finding".to_owned())];
-        let ev = t.evidence(findings);
+        let ev = t.evidence(findings, &[], &[]);
         assert_eq!(ev.len(), EVIDENCE_LIMIT);
-        assert_eq!(ev.last().unwrap().1, "the finding");
-        assert_eq!(ev[0].1, "item 25", "the latest history is kept");
+        assert_eq!(ev.last().unwrap().what, "the finding");
+        assert_eq!(ev[0].what, "item 25", "the latest history is kept");
     }
 
     #[test]
@@ -124,20 +227,62 @@ mod tests {
         at[40] = Timestamp(10);
         let mut t = Timeline::default();
         t.record_readings(&old, &new, &at, size);
-        let ev = t.evidence(Vec::new());
+        let ev = t.evidence(Vec::new(), &new, &[]);
+        assert_eq!(ev[0].at, Timestamp(10));
         assert_eq!(
-            ev[0],
-            (
-                Timestamp(10),
-                format!("black stone read on {}", go::name(40, size))
-            )
+            ev[0].what,
+            format!("black stone read on {}", go::name(40, size))
         );
+        assert_eq!(ev[1].at, Timestamp(20));
         assert_eq!(
-            ev[1],
-            (
-                Timestamp(20),
-                format!("white stone read on {}", go::name(0, size))
-            )
+            ev[1].what,
+            format!("white stone read on {}", go::name(0, size))
         );
+    }
+
+    #[test]
+    fn each_reading_shows_the_board_as_it_stood_then_and_its_point() {
+        let size = BoardSize::new(9).unwrap();
+        let mut old = vec![Reading::Empty; 81];
+        old[10] = Reading::Unknown;
+        old[70] = Reading::White;
+        let mut new = old.clone();
+        new[0] = Reading::White;
+        new[40] = Reading::Black;
+        new[70] = Reading::Empty;
+        let mut at = vec![Timestamp(0); 81];
+        at[40] = Timestamp(10);
+        at[70] = Timestamp(15);
+        at[0] = Timestamp(20);
+        let mut t = Timeline::default();
+        t.record_readings(&old, &new, &at, size);
+        t.record_press(Timestamp(30), Color::Black, Button::L, &new);
+        let ev = t.evidence(vec![(Timestamp(40), "the finding".into())], &new, &[40, 0]);
+        let ev: Vec<Evidence> = ev.into_iter().map(|e| e.into_evidence(size)).collect();
+        let name = |i| go::name(i, size);
+        let seen = |black: Vec<usize>, white: Vec<usize>| Seen {
+            black: black.into_iter().map(name).collect(),
+            white: white.into_iter().map(name).collect(),
+            unreadable: vec![name(10)],
+        };
+        // The black stone arrived first: White's stone on 70 is still there, 0 not yet.
+        assert_eq!(ev[0].seen, Some(seen(vec![40], vec![70])));
+        assert_eq!(ev[0].points, vec![name(40)]);
+        assert_eq!(ev[1].seen, Some(seen(vec![40], vec![])));
+        assert_eq!(ev[1].points, vec![name(70)]);
+        assert_eq!(ev[2].seen, Some(seen(vec![40], vec![0])));
+        assert_eq!(ev[2].points, vec![name(0)]);
+        // A press shows the board as read, about no point; the finding names the alert's points.
+        assert_eq!(ev[3].seen, Some(seen(vec![40], vec![0])));
+        assert!(ev[3].points.is_empty());
+        assert_eq!(ev[4].what, "the finding");
+        assert_eq!(ev[4].points, vec![name(40), name(0)]);
+    }
+
+    #[test]
+    fn nothing_read_yet_shows_no_board() {
+        assert_eq!(Snapshot::of(&[Reading::Unknown; 81]), None);
+        assert_eq!(Snapshot::of(&[]), None);
+        assert!(Snapshot::of(&[Reading::Empty; 81]).is_some());
     }
 }

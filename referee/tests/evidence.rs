@@ -91,3 +91,86 @@ fn a_long_game_keeps_the_timeline_bounded() {
         "the oldest history is dropped"
     );
 }
+
+#[test]
+fn each_line_of_evidence_carries_the_board_as_read_and_its_points() {
+    // The missed capture of the first test: every line shows the stones read then, by point.
+    let mut t = Table::nine();
+    for (p, c) in [
+        ("D5", B),
+        ("E5", W),
+        ("F5", B),
+        ("A1", W),
+        ("E6", B),
+        ("A2", W),
+    ] {
+        t.play(p, c, &[]);
+    }
+    t.put("E4", B);
+    t.wait(500);
+    t.press_black();
+    t.wait(1_500);
+    t.take("E5");
+    t.wait(2_000);
+    let alerts = t.alerts();
+    assert_eq!(alerts.len(), 1, "{alerts:#?}");
+    let alert = &alerts[0];
+    let ev = &alert.evidence;
+    let sorted = |v: &[String]| {
+        let mut v = v.to_vec();
+        v.sort();
+        v
+    };
+    let line = |what: &str| {
+        ev.iter()
+            .find(|e| e.what == what)
+            .unwrap_or_else(|| panic!("{what}: {ev:#?}"))
+    };
+    // The reading of A2: White's A2 just arrived, Black's E4 not yet.
+    let a2 = line("white stone read on A2");
+    assert_eq!(a2.points, vec!["A2".to_owned()]);
+    let seen = a2.seen.as_ref().expect("the board as read");
+    assert_eq!(sorted(&seen.black), ["D5", "E6", "F5"]);
+    assert_eq!(sorted(&seen.white), ["A1", "A2", "E5"]);
+    assert!(seen.unreadable.is_empty());
+    // The reading of E4: the stone that captures, with the captured E5 still read.
+    let e4 = line("black stone read on E4");
+    assert_eq!(e4.points, vec!["E4".to_owned()]);
+    let seen = e4.seen.as_ref().expect("the board as read");
+    assert_eq!(sorted(&seen.black), ["D5", "E4", "E6", "F5"]);
+    assert_eq!(sorted(&seen.white), ["A1", "A2", "E5"]);
+    // Black's last press, after E4: the same board, about no point.
+    let press = ev
+        .iter()
+        .rfind(|e| e.what == "black pressed the clock (button L)")
+        .unwrap_or_else(|| panic!("{ev:#?}"));
+    assert_eq!(press.seen, e4.seen);
+    assert!(press.points.is_empty());
+    // The finding: the alert's own points, on the board as read when it was raised.
+    let finding = ev
+        .iter()
+        .find(|e| e.what.contains("captured stones still on E5"))
+        .unwrap_or_else(|| panic!("{ev:#?}"));
+    assert_eq!(finding.points, alert.points);
+    assert!(finding.points.contains(&"E5".to_owned()), "{finding:#?}");
+    assert!(
+        finding
+            .seen
+            .as_ref()
+            .is_some_and(|s| s.black.contains(&"E4".to_owned()))
+    );
+}
+
+#[test]
+fn evidence_without_a_board_reads_as_before() {
+    // An alert journaled before the board was recorded: `seen` and `points` are optional.
+    let old = serde_json::json!({"at": "2026-12-01T10:00:00.000Z", "what": "black pressed the clock (button L)"});
+    let line: goban_referee::Evidence = serde_json::from_value(old.clone()).unwrap();
+    assert_eq!(line.seen, None);
+    assert!(line.points.is_empty());
+    assert_eq!(
+        serde_json::to_value(&line).unwrap(),
+        old,
+        "nothing new is written when absent"
+    );
+}

@@ -5,5 +5,5 @@ mod record;
 mod sanction;
 
 pub use kind::InfractionKind;
-pub use record::{Evidence, Infraction, InfractionId, InfractionStatus};
+pub use record::{Evidence, Infraction, InfractionId, InfractionStatus, Seen};
 pub use sanction::sanction_text;

@@ -51,6 +51,19 @@ impl std::fmt::Display for InfractionStatus {
     }
 }
 
+/// What the board's sensors read at one line of the evidence, by point ("D4" notation):
+/// O(stones), not one character per point.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Seen {
+    /// Points read as a black stone.
+    pub black: Vec<String>,
+    /// Points read as a white stone.
+    pub white: Vec<String>,
+    /// Points whose sensor could not be read; omitted when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unreadable: Vec<String>,
+}
+
 /// One line of an alert's evidence timeline.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Evidence {
@@ -58,6 +71,14 @@ pub struct Evidence {
     pub at: String,
     /// What the sensors or the clock showed, in words.
     pub what: String,
+    /// The board as the sensors read it at that moment (every other point empty); omitted when
+    /// nothing had been read yet, and in alerts raised before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seen: Option<Seen>,
+    /// The points the line is about: the point read, or the alert's own points for its finding;
+    /// omitted when none (a press, a time forfeit).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub points: Vec<String>,
 }
 
 /// An infraction alert (api.md `infractions[]`).
