@@ -163,7 +163,28 @@ pub(crate) struct Evidence {
     /// RFC 3339 UTC with milliseconds.
     at: String,
     /// What the sensors or the clock showed, in words.
+    #[schema(example = "black stone read on E4")]
     what: String,
+    /// The board as the sensors read it at that moment; absent when nothing had been read yet
+    /// (and in alerts raised before it was recorded).
+    seen: Option<EvidenceSeen>,
+    /// The points the line is about: the point read, or the alert's own points for its finding;
+    /// absent when none (a press, a time forfeit).
+    #[schema(example = json!(["E4"]))]
+    points: Option<Vec<String>>,
+}
+
+/// What the sensors read at one line of evidence, by point; every other point read empty.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct EvidenceSeen {
+    /// Points read as a black stone.
+    #[schema(example = json!(["D5", "E4", "E6", "F5"]))]
+    black: Vec<String>,
+    /// Points read as a white stone.
+    #[schema(example = json!(["A1", "A2", "E5"]))]
+    white: Vec<String>,
+    /// Points whose sensor could not be read; absent when none.
+    unreadable: Option<Vec<String>>,
 }
 
 /// One arbiter action of the audit trail: who, when, what, the note.
