@@ -2,7 +2,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { seriousViolations } from './axe.mjs';
-import { TOKEN, launch, missing, openPage, screenshot, shownPosition, sleep, startDemo, stonesOnly, until } from './support.mjs';
+import {
+  TOKEN, alertWithEvidence, evidenceShown, expectedEvidence, launch, missing, openPage, screenshot, shownPosition, sleep, startDemo,
+  stonesOnly, until,
+} from './support.mjs';
 
 const skip = missing() || false;
 
@@ -120,6 +123,40 @@ describe('pages on a demo hall', { skip }, () => {
     const axe = await seriousViolations(page);
     assert.deepEqual(axe, []);
     assert.deepEqual(errors.filter((e) => !/401/.test(e)), []);
+  });
+
+  test("an alert's evidence board shows what the sensors read at each line and steps through them", async () => {
+    const errors = [];
+    const page = await openPage(browser, `${daemon.base}/arbiter`, { errors });
+    await page.fill('#token', TOKEN);
+    await page.click('button[type=submit]');
+    const { size, alert } = await alertWithEvidence(daemon, TOKEN);
+    const selector = `.alert[data-alert="${alert.id}"]`;
+    await page.waitForSelector(`${selector} .evidence svg`, { timeout: 30000 });
+    const lines = alert.evidence;
+    const boards = new Set();
+    let ringed = 0;
+    // From the latest line (shown first) back to the oldest, one "earlier reading" at a time.
+    for (let k = lines.length - 1; k >= 0; k--) {
+      if (k < lines.length - 1) await page.click(`${selector} button[aria-label="earlier reading"]`);
+      const shown = await until(`line ${k + 1} shown`, async () => {
+        const s = await page.evaluate(evidenceShown(alert.id));
+        return s?.step === k ? s : null;
+      }, 10000, 50);
+      const { step, ...drawn } = shown;
+      if (lines[k].seen) assert.deepEqual(drawn, expectedEvidence(lines[k], size), `line ${k + 1}: ${lines[k].what}`);
+      assert.equal(await page.textContent(`${selector} .evidence .nav span`), `${k + 1}/${lines.length}`);
+      assert.ok((await page.textContent(`${selector} .evidence .what`)).includes(lines[k].what));
+      boards.add(JSON.stringify([drawn.black, drawn.white]));
+      if (drawn.ringed.length) ringed += 1;
+    }
+    assert.ok(lines.every((l) => l.seen || !l.what.includes(' read ')), 'every reading carries the board read');
+    assert.ok(boards.size >= 2, `stepping changes the board: ${boards.size}`);
+    assert.ok(ringed > 0, 'the points of some line are ringed');
+    assert.ok(await page.$eval(`${selector} button[aria-label="earlier reading"]`, (b) => b.disabled), 'the oldest line is the first');
+    await page.$eval(selector, (card) => card.scrollIntoView());
+    await screenshot(page, 'arbiter-evidence');
+    assert.deepEqual(errors, []);
   });
 
   test('the arbiter console fits a phone', async () => {

@@ -172,3 +172,55 @@ export async function shownPosition(page, selector = '.board') {
 
 /** The API position with unreadable and other marks as empty, for comparison with the page. */
 export const stonesOnly = (position) => position.replace(/[^BW]/g, '.');
+
+const LETTERS = 'ABCDEFGHJKLMNOPQRSTUVWXYZ';
+
+/** "D4" as the row-major index the pages use (row 0 at the top, I skipped), as api.md writes points. */
+export function indexOf(point, size) {
+  return (size - Number(point.slice(1))) * size + LETTERS.indexOf(point[0]);
+}
+
+/** What an evidence line (api.md `infractions[].evidence[]`) should show: stone indices by colour and the ringed points. */
+export function expectedEvidence(line, size) {
+  const sorted = (points) => (points || []).map((p) => indexOf(p, size)).sort((a, b) => a - b);
+  return {
+    black: sorted(line.seen?.black),
+    white: sorted(line.seen?.white),
+    unreadable: sorted(line.seen?.unreadable),
+    ringed: sorted(line.points),
+  };
+}
+
+/**
+ * A browser expression answering what the evidence board of alert `id` shows: its step and the stone,
+ * unreadable and ringed point indices (the same shape as `expectedEvidence`). Works in Playwright and over BiDi.
+ */
+export function evidenceShown(id) {
+  return `(() => {
+    const box = document.querySelector('.alert[data-alert=${JSON.stringify(id)}] .evidence');
+    if (!box) return null;
+    const points = (sel) => [...box.querySelectorAll(sel)].map((e) => Number(e.dataset.point)).sort((a, b) => a - b);
+    return {
+      step: Number(box.dataset.step),
+      black: points('svg circle.b'),
+      white: points('svg circle.w'),
+      unreadable: points('svg rect.unknown'),
+      ringed: points('svg circle.highlight'),
+    };
+  })()`;
+}
+
+/** Waits for an open alert whose evidence lines show at least two different boards; answers `{ board, size, alert }`. */
+export async function alertWithEvidence(daemon, token, ms = 120000) {
+  return until('an open alert with evidence boards', async () => {
+    const body = await daemon.json('/api/v1/boards', token);
+    for (const summary of Array.isArray(body) ? body : body.boards) {
+      const state = await daemon.json(`/api/v1/boards/${summary.board}`, token);
+      for (const alert of state.infractions || []) {
+        const boards = new Set(alert.evidence.filter((e) => e.seen).map((e) => JSON.stringify(e.seen)));
+        if (alert.status === 'open' && boards.size >= 2) return { board: summary.board, size: state.size, alert };
+      }
+    }
+    return null;
+  }, ms, 1000);
+}

@@ -1,7 +1,7 @@
 // The arbiter's alert cards: board, article, player, the evidence stepped through on a small board, and the rulings.
 import { useEffect, useState } from 'preact/hooks';
 import { boardPath, getJson, post } from './api.js';
-import { replay } from './go.js';
+import { positionOfSeen, replay } from './go.js';
 import { MiniBoard } from './miniboard.jsx';
 
 const KIND_WORDS = {
@@ -43,10 +43,11 @@ async function movesUpTo(board, upto) {
   }
 }
 
-/** The position when the alert was raised: its move replayed, as a position string; null until known. */
-function usePositionAt(board, alert, size) {
+/** The position when the alert was raised: its move replayed, as a position string; null until known or not `needed`. */
+function usePositionAt(board, alert, size, needed) {
   const [position, setPosition] = useState(null);
   useEffect(() => {
+    if (!needed) return undefined;
     let live = true;
     movesUpTo(board, alert.move_number)
       .then((moves) => {
@@ -55,29 +56,38 @@ function usePositionAt(board, alert, size) {
       })
       .catch(() => {});
     return () => { live = false; };
-  }, [board, alert.id]);
+  }, [board, alert.id, needed]);
   return position;
 }
 
+/**
+ * The evidence stepped through on a small board: each line shows the board as the sensors read it then
+ * (`seen`) with its `points` ringed. Lines from a daemon that does not record `seen` show the game at the
+ * alert's move, with the alert's points.
+ */
 function Evidence({ board, alert, state }) {
   const steps = alert.evidence?.length ? alert.evidence : [{ at: alert.at, what: 'raised' }];
   const [i, setI] = useState(steps.length - 1);
-  const step = steps[Math.min(i, steps.length - 1)];
-  const atMove = usePositionAt(board, alert, state?.size ?? 19);
-  // A reading that carries its own position shows it; otherwise the game as it stood at the alert's move.
-  const position = step.position ?? atMove ?? state?.position;
+  const at = Math.min(i, steps.length - 1);
+  const step = steps[at];
+  const size = state?.size ?? 19;
+  const atMove = usePositionAt(board, alert, size, steps.some((s) => !s.seen));
+  const position = step.seen ? positionOfSeen(step.seen, size) : atMove ?? state?.position;
+  const recorded = Boolean(step.seen || step.points);
+  const highlight = recorded ? step.points ?? [] : alert.points ?? [];
   return (
-    <div class="evidence">
-      <MiniBoard position={position} size={state?.size ?? 19} highlight={step.points ?? alert.points ?? []}
-        label={`evidence ${i + 1} of ${steps.length}: ${step.what}`} />
+    <div class="evidence" data-step={at} data-seen={step.seen ? 'reading' : 'game'}>
+      <MiniBoard position={position} size={size} highlight={highlight}
+        label={`evidence ${at + 1} of ${steps.length}: ${step.what}`} />
       <div class="evidence-steps">
         <div class="nav" role="group" aria-label="evidence">
-          <button type="button" disabled={i === 0} onClick={() => setI(i - 1)} aria-label="earlier reading">◀</button>
-          <span>{i + 1}/{steps.length}</span>
-          <button type="button" disabled={i >= steps.length - 1} onClick={() => setI(i + 1)} aria-label="later reading">▶</button>
+          <button type="button" disabled={at === 0} onClick={() => setI(at - 1)} aria-label="earlier reading">◀</button>
+          <span>{at + 1}/{steps.length}</span>
+          <button type="button" disabled={at >= steps.length - 1} onClick={() => setI(at + 1)} aria-label="later reading">▶</button>
         </div>
         <p class="what"><time>{(step.at || '').slice(11, 23)}</time> {step.what}</p>
-        {(alert.points || []).length > 0 && <p class="points">points: {alert.points.join(', ')}</p>}
+        {highlight.length > 0 && <p class="points">{recorded ? 'ringed' : 'points'}: {highlight.join(', ')}</p>}
+        {(alert.points || []).length > 0 && recorded && <p class="points">alert: {alert.points.join(', ')}</p>}
       </div>
     </div>
   );

@@ -17,6 +17,21 @@ export function signMapOf(position, size) {
   return map;
 }
 
+/**
+ * An evidence line's `seen` (`{black, white, unreadable}` lists of "D4" points, api.md) as a
+ * position string: "B", "W", "?" (unreadable) or "." per point, row-major like the state's `position`.
+ */
+export function positionOfSeen(seen, size) {
+  const out = new Array(size * size).fill('.');
+  for (const [key, mark] of [['black', 'B'], ['white', 'W'], ['unreadable', '?']]) {
+    for (const point of seen?.[key] || []) {
+      const v = vertexOf(point, size);
+      if (v) out[v[1] * size + v[0]] = mark;
+    }
+  }
+  return out.join('');
+}
+
 /** An empty map of `size` filled with `value`. */
 export function emptyMap(size, value = null) {
   return Array.from({ length: size }, () => new Array(size).fill(value));

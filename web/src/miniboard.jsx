@@ -14,7 +14,7 @@ function starPoints(size) {
   return lines.flatMap((x) => lines.map((y) => [x, y]));
 }
 
-/** `position` as in the API; `highlight` lists "D4" points drawn with a red ring. */
+/** `position` as in the API ("?" an unreadable point); `highlight` lists "D4" points drawn with a red ring. */
 export function MiniBoard({ position, size = 19, lastMove, highlight = [], label }) {
   const n = size;
   const grid = [];
@@ -28,6 +28,9 @@ export function MiniBoard({ position, size = 19, lastMove, highlight = [], label
       stones.push(
         <circle cx={(i % n) + 0.5} cy={Math.floor(i / n) + 0.5} r={0.47} class={c === 'B' ? 'b' : 'w'} data-point={i} />,
       );
+    } else if (c === '?') {
+      // An unreadable sensor: a small grey square, no stone.
+      stones.push(<rect x={(i % n) + 0.3} y={Math.floor(i / n) + 0.3} width={0.4} height={0.4} class="unknown" data-point={i} />);
     }
   }
   const last = vertexOf(lastMove?.point, n);
@@ -40,7 +43,7 @@ export function MiniBoard({ position, size = 19, lastMove, highlight = [], label
       {last && <circle cx={last[0] + 0.5} cy={last[1] + 0.5} r={0.22} class="last" />}
       {highlight.map((p) => {
         const v = vertexOf(p, n);
-        return v && <circle cx={v[0] + 0.5} cy={v[1] + 0.5} r={0.45} class="highlight" />;
+        return v && <circle cx={v[0] + 0.5} cy={v[1] + 0.5} r={0.45} class="highlight" data-point={v[1] * n + v[0]} />;
       })}
     </svg>
   );

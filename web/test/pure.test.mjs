@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describe, formatMs, periodLength, sideNow } from '../src/clocktime.js';
-import { pointOf, replay, signMapOf, vertexOf } from '../src/go.js';
+import { pointOf, positionOfSeen, replay, signMapOf, vertexOf } from '../src/go.js';
 import { callWords } from '../src/speech.js';
 
 test('points and vertices follow api.md: I skipped, row 1 at the bottom', () => {
@@ -18,6 +18,17 @@ test('points and vertices follow api.md: I skipped, row 1 at the bottom', () => 
   const map = signMapOf(position.join(''), 19);
   assert.equal(map[0][0], 1);
   assert.equal(map[18][18], -1);
+});
+
+test("an evidence line's seen points become a position string like the state's", () => {
+  const position = positionOfSeen({ black: ['A9', 'E5'], white: ['J1'], unreadable: ['B8'] }, 9);
+  assert.equal(position.length, 81);
+  assert.equal(position[0], 'B', 'A9 is the top left');
+  assert.equal(position[4 * 9 + 4], 'B', 'E5 is the centre');
+  assert.equal(position[80], 'W', 'J1 is the bottom right');
+  assert.equal(position[1 * 9 + 1], '?', 'B8 unreadable');
+  assert.equal([...position].filter((c) => c !== '.').length, 4);
+  assert.equal(positionOfSeen({ black: [], white: [] }, 9), '.'.repeat(81));
 });
 
 test('replay removes captured stones and counts them', () => {
