@@ -108,15 +108,17 @@ describe('pages on a demo hall', { skip }, () => {
       return state.infractions.find((i) => i.id === id)?.status;
     };
     assert.equal(await status(), 'open');
-    // Without a valid token the daemon refuses and the alert stays open.
+    // Without a valid token the daemon refuses, the alert stays open and the console asks for the token again.
     await page.evaluate(() => sessionStorage.setItem('goban-bridge.arbiter-token', 'not-the-token'));
     const selector = `.alert[data-alert="${id}"]`;
     await page.click(`${selector} button.dismiss`);
-    await page.waitForSelector(`${selector} .error`);
-    assert.match(await page.textContent(`${selector} .error`), /401/);
+    await page.waitForSelector('.login .error');
+    assert.match(await page.textContent('.login .error'), /refused/);
     assert.equal(await status(), 'open');
     // With it, the alert is dismissed, on the page and in the daemon.
-    await page.evaluate((t) => sessionStorage.setItem('goban-bridge.arbiter-token', t), TOKEN);
+    await page.fill('#token', TOKEN);
+    await page.click('button[type=submit]');
+    await page.waitForSelector(`${selector} button.dismiss`);
     await page.click(`${selector} button.dismiss`);
     await until('the dismissal', async () => (await status()) === 'dismissed');
     await page.waitForSelector(`.alerts-col > .alerts ${selector}`, { state: 'detached' });

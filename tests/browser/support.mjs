@@ -99,14 +99,14 @@ export class Daemon extends Child {
   }
 }
 
-/** `goban-bridge demo` with `boards` simulated tables. */
-export async function startDemo({ boards = 2, speed = 6 } = {}) {
-  const port = await freePort();
+/** `goban-bridge demo` with `boards` simulated tables; `port` and the arbiter `token` may be given. */
+export async function startDemo({ boards = 2, speed = 6, port, token = TOKEN } = {}) {
+  port ??= await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'goban-browser-'));
   const daemon = new Daemon(
     ['demo', '--listen', `127.0.0.1:${port}`, '--boards', String(boards), '--speed', String(speed), '--journal', join(dir, 'demo.sqlite')],
     port,
-    { GOBAN_ARBITER_TOKENS: TOKEN, RUST_LOG: 'warn' },
+    { GOBAN_ARBITER_TOKENS: token, RUST_LOG: 'warn' },
   );
   return daemon.ready();
 }

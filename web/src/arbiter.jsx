@@ -1,6 +1,6 @@
 // GET /arbiter: the console. The token is entered once, kept in sessionStorage and sent only as a header.
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import { getJson, token } from './api.js';
+import { getJson, onTokenRefused, token } from './api.js';
 import { AlertCard, SightProblem } from './alerts.jsx';
 import { useWindowSize } from './board.jsx';
 import { BoardPanel } from './control.jsx';
@@ -12,6 +12,11 @@ function Login({ message, onDone }) {
   const [error, setError] = useState(message);
   const submit = async (e) => {
     e.preventDefault();
+    if (!value.trim()) {
+      // A blank token would send no header at all, and the public answer would look like a success.
+      setError('Enter the arbiter token.');
+      return;
+    }
     token.write(value.trim());
     try {
       await getJson('/api/v1/boards', { auth: true });
@@ -35,6 +40,8 @@ function Login({ message, onDone }) {
     </main>
   );
 }
+
+const REFUSED = 'The daemon refused the token: enter it again.';
 
 /** Settings of the console that the feed's callbacks read without re-creating the feed. */
 const settings = { sound: true, speech: false, lang: 'zh', speechBoard: '' };
@@ -61,7 +68,7 @@ function Console({ onLogout }) {
       onList: bump,
       onStatus: (s) => {
         setStatus(s);
-        if (s === 'unauthorized') onLogout('The daemon refused the token: enter it again.');
+        if (s === 'unauthorized') onLogout(REFUSED);
       },
       onEvent: (topic, data) => {
         if (topic === 'infractions' && data.event === 'infraction_raised' && settings.sound) chime();
@@ -136,6 +143,12 @@ function Console({ onLogout }) {
 export function Arbiter() {
   const [message, setMessage] = useState(null);
   const [inside, setInside] = useState(() => Boolean(token.read()));
+  // Any 401 to the token (an action, the stream, a reload after the daemon restarted with other tokens)
+  // has forgotten it (api.js): ask for it again rather than stay in a console that cannot act.
+  useEffect(() => onTokenRefused(() => {
+    setMessage(REFUSED);
+    setInside(false);
+  }), []);
   if (!inside) return <Login message={message} onDone={() => setInside(true)} />;
   return <Console onLogout={(m) => { setMessage(m); setInside(false); }} />;
 }

@@ -3,7 +3,7 @@
 // The arbiter console reads it with its token (live, not delayed), through fetch-event-source since
 // the browser's EventSource cannot send an Authorization header.
 import { fetchEventSource } from '@microsoft/fetch-event-source';
-import { ApiError, boardPath, boardsOf, getJson, headers } from './api.js';
+import { ApiError, boardPath, boardsOf, getJson, headers, token, tokenRefused } from './api.js';
 
 const RETRY_MS = 2000;
 /** A daemon without the hall stream (before GET /api/v1/events) is polled instead, this often. */
@@ -143,12 +143,17 @@ export class HallFeed {
 
   streamWithToken() {
     let opened = false;
+    const sent = token.read();
     fetchEventSource('/api/v1/events', {
       headers: headers(true, { Accept: 'text/event-stream' }),
       signal: this.abort.signal,
       openWhenHidden: true,
       onopen: async (response) => {
-        if (response.status === 401) throw new ApiError(401, 'the daemon refused the token');
+        if (response.status === 401) {
+          // A daemon restarted with other tokens refuses the one kept: forget it.
+          tokenRefused(sent);
+          throw new ApiError(401, 'the daemon refused the token');
+        }
         if (response.status === 404 && !opened) throw new ApiError(404, 'no hall stream');
         if (!response.ok) throw new ApiError(response.status, `hall stream: ${response.status}`);
         if (opened) await this.reload();
