@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { TOKEN, until } from './support.mjs';
 
 export const FIREFOX = process.env.FIREFOX || '/usr/bin/firefox-esr';
 
@@ -75,4 +76,30 @@ export async function launchFirefox() {
       if (proc.exitCode === null) await new Promise((ok) => { proc.on('exit', ok); setTimeout(() => { proc.kill('SIGKILL'); ok(); }, 10000); });
     },
   };
+}
+
+/** Types `value` into the input at `selector` as Preact sees it, and waits a frame for it to render. */
+export async function type(firefox, selector, value) {
+  await firefox.evaluate(`(() => {
+    const input = document.querySelector(${JSON.stringify(selector)});
+    input.value = ${JSON.stringify(value)};
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  })()`);
+  await firefox.evaluate(`new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(() => ok(true))))`);
+}
+
+/** Clicks the element at `selector`. */
+export const click = (firefox, selector) => firefox.evaluate(`document.querySelector(${JSON.stringify(selector)}).click()`);
+
+/** Whether an element matches `selector`. */
+export const has = (firefox, selector) => firefox.evaluate(`Boolean(document.querySelector(${JSON.stringify(selector)}))`);
+
+/** Enters the arbiter token at the login form when the console asks for it, and waits for the console. */
+export async function logIn(firefox, token = TOKEN) {
+  await until('the login form or the console', async () => (await has(firefox, '#token')) || has(firefox, '.console'));
+  if (await has(firefox, '#token')) {
+    await type(firefox, '#token', token);
+    await click(firefox, 'button[type=submit]');
+  }
+  await until('the console', () => has(firefox, '.panel .board .shudan-vertex'));
 }

@@ -2,8 +2,8 @@
 // against `goban-bridge demo` with two simulated tables. The same checks as in Chromium, read from the DOM.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { firefoxMissing, launchFirefox } from './firefox.mjs';
-import { TOKEN, missing, sleep, startDemo, stonesOnly, until } from './support.mjs';
+import { click, firefoxMissing, has, launchFirefox, logIn } from './firefox.mjs';
+import { TOKEN, alertWithEvidence, evidenceShown, expectedEvidence, missing, sleep, startDemo, stonesOnly, until } from './support.mjs';
 
 function skipReason() {
   const why = missing() || firefoxMissing();
@@ -83,6 +83,44 @@ describe('pages in Firefox', { skip: skipReason() }, () => {
     assert.equal(await firefox.evaluate('location.search'), '');
     assert.equal(await firefox.evaluate(`sessionStorage.getItem('goban-bridge.arbiter-token')`), TOKEN);
     assert.deepEqual(firefox.errors, []);
+  });
+
+  test('an injected infraction shows its evidence board, stepping; dismissing it needs the token', async () => {
+    const errors = firefox.errors.length;
+    await firefox.goto(`${daemon.base}/arbiter`);
+    await logIn(firefox);
+    const { board, size, alert } = await alertWithEvidence(daemon, TOKEN);
+    const selector = `.alert[data-alert="${alert.id}"]`;
+    await until('the alert on the page', () => has(firefox, `${selector} .evidence svg`));
+    // The evidence, from the latest line back to the oldest: each line's board and points as the API has them.
+    const lines = alert.evidence;
+    const boards = new Set();
+    for (let k = lines.length - 1; k >= 0; k--) {
+      if (k < lines.length - 1) await click(firefox, `${selector} button[aria-label="earlier reading"]`);
+      const shown = await until(`line ${k + 1} shown`, async () => {
+        const s = await firefox.evaluate(evidenceShown(alert.id));
+        return s?.step === k ? s : null;
+      }, 10000, 50);
+      const { step, ...drawn } = shown;
+      if (lines[k].seen) assert.deepEqual(drawn, expectedEvidence(lines[k], size), `line ${k + 1}: ${lines[k].what}`);
+      boards.add(JSON.stringify([drawn.black, drawn.white]));
+    }
+    assert.ok(boards.size >= 2, `stepping changes the board: ${boards.size}`);
+    const status = async () => (await daemon.json(`/api/v1/boards/${board}`, TOKEN)).infractions.find((i) => i.id === alert.id)?.status;
+    // Without a valid token the daemon refuses, the alert stays open, and the console asks for the token again.
+    await firefox.evaluate(`sessionStorage.setItem('goban-bridge.arbiter-token', 'not-the-token')`);
+    await click(firefox, `${selector} button.dismiss`);
+    await until('the login form again', () => has(firefox, '.login .error'));
+    assert.equal(await firefox.evaluate(`sessionStorage.getItem('goban-bridge.arbiter-token')`), null);
+    assert.equal(await status(), 'open');
+    // With it, the alert is dismissed, in the daemon and on the page.
+    await logIn(firefox);
+    await until('the alert again', () => has(firefox, `${selector} button.dismiss`));
+    await click(firefox, `${selector} button.dismiss`);
+    await until('the dismissal', async () => (await status()) === 'dismissed');
+    await until('the card closed', async () => !(await has(firefox, `.alerts-col > .alerts ${selector}`)));
+    // The refused requests log 401s; nothing else.
+    assert.deepEqual(firefox.errors.slice(errors).filter((e) => !/401|Unauthorized/i.test(e)), []);
   });
 
   test('the hall shows both boards', async () => {

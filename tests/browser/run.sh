@@ -38,5 +38,7 @@ done
 # Firefox speaks WebDriver BiDi over a WebSocket: built into Node from 22, behind a flag in Node 20.
 ws=()
 node -e 'process.exit(typeof WebSocket === "undefined" ? 1 : 0)' || ws=(--experimental-websocket)
-timeout 300 node "${ws[@]}" --test --test-reporter=spec firefox.test.mjs || status=1
+for file in firefox.test.mjs firefox-more.test.mjs; do
+  timeout 300 node "${ws[@]}" --test --test-reporter=spec "$file" || status=1
+done
 exit "$status"
