@@ -67,10 +67,7 @@ impl Referee {
             at: now.to_rfc3339(),
             sanction: sanction_text(kind, m.ruleset, move_number),
             sanction_applied: false,
-            evidence: evidence
-                .into_iter()
-                .map(|e| e.into_evidence(size))
-                .collect(),
+            evidence: crate::timeline::evidence_lines(evidence, size),
             note: String::new(),
             ruled_by: None,
         };

@@ -21,8 +21,11 @@ pub(crate) struct Snapshot {
 }
 
 impl Snapshot {
-    /// The stones and unreadable points of `readings`; `None` when nothing has been read yet.
+    /// The stones and unreadable points of `readings`; `None` when there are no readings at all.
     pub(crate) fn of(readings: &[Reading]) -> Option<Self> {
+        if readings.is_empty() {
+            return None;
+        }
         let mut out = Self::default();
         for (i, reading) in readings.iter().enumerate() {
             // Boards are at most 25x25 (625 points): an index always fits.
@@ -34,17 +37,54 @@ impl Snapshot {
                 Reading::Empty => {}
             }
         }
-        let read = out.unreadable.len() < readings.len();
-        read.then_some(out)
+        Some(out)
     }
 
+    /// The whole board: every point not listed read empty.
     fn seen(&self, size: BoardSize) -> Seen {
         let names = |points: &[u16]| points.iter().map(|&p| go::name(p.into(), size)).collect();
         Seen {
             black: names(&self.black),
             white: names(&self.white),
+            empty: Vec::new(),
             unreadable: names(&self.unreadable),
         }
+    }
+
+    /// One reading per point of a board of `size`.
+    fn readings(&self, size: BoardSize) -> Vec<Reading> {
+        let mut out = vec![Reading::Empty; size.points()];
+        for (list, reading) in [
+            (&self.black, Reading::Black),
+            (&self.white, Reading::White),
+            (&self.unreadable, Reading::Unknown),
+        ] {
+            for &p in list {
+                if let Some(r) = out.get_mut(usize::from(p)) {
+                    *r = reading;
+                }
+            }
+        }
+        out
+    }
+
+    /// The points whose reading differs in `now`, by what they read in `now`.
+    fn changes_to(&self, now: &Self, size: BoardSize) -> Seen {
+        let mut out = Seen::default();
+        let (was, now) = (self.readings(size), now.readings(size));
+        for (i, (a, b)) in was.iter().zip(&now).enumerate() {
+            if a == b {
+                continue;
+            }
+            let list = match b {
+                Reading::Black => &mut out.black,
+                Reading::White => &mut out.white,
+                Reading::Empty => &mut out.empty,
+                Reading::Unknown => &mut out.unreadable,
+            };
+            list.push(go::name(i, size));
+        }
+        out
     }
 }
 
@@ -57,16 +97,30 @@ pub(crate) struct Entry {
     pub(crate) points: Vec<usize>,
 }
 
-impl Entry {
-    /// The alert's evidence line, points named on a board of `size`.
-    pub(crate) fn into_evidence(self, size: BoardSize) -> Evidence {
-        Evidence {
-            at: self.at.to_rfc3339(),
-            what: self.what,
-            seen: self.seen.map(|s| s.seen(size)),
-            points: self.points.iter().map(|&p| go::name(p, size)).collect(),
+/// An alert's evidence lines, points named on a board of `size`: the first board in full (`seen`),
+/// then each line's changes from the board before (`changed`), nothing when it is the same.
+pub(crate) fn evidence_lines(entries: Vec<Entry>, size: BoardSize) -> Vec<Evidence> {
+    let mut before: Option<Snapshot> = None;
+    let mut out = Vec::with_capacity(entries.len());
+    for entry in entries {
+        let (seen, changed) = match (&before, &entry.seen) {
+            (_, None) => (None, None),
+            (None, Some(now)) => (Some(now.seen(size)), None),
+            (Some(was), Some(now)) if was == now => (None, None),
+            (Some(was), Some(now)) => (None, Some(was.changes_to(now, size))),
+        };
+        if entry.seen.is_some() {
+            before = entry.seen;
         }
+        out.push(Evidence {
+            at: entry.at.to_rfc3339(),
+            what: entry.what,
+            seen,
+            changed,
+            points: entry.points.iter().map(|&p| go::name(p, size)).collect(),
+        });
     }
+    out
 }
 
 /// The recent physical history of the board and the clock, oldest first.
@@ -257,32 +311,114 @@ mod tests {
         let mut t = Timeline::default();
         t.record_readings(&old, &new, &at, size);
         t.record_press(Timestamp(30), Color::Black, Button::L, &new);
-        let ev = t.evidence(vec![(Timestamp(40), "the finding".into())], &new, &[40, 0]);
-        let ev: Vec<Evidence> = ev.into_iter().map(|e| e.into_evidence(size)).collect();
+        let findings = vec![(Timestamp(40), "the finding".into())];
+        let ev = evidence_lines(t.evidence(findings, &new, &[40, 0]), size);
         let name = |i| go::name(i, size);
-        let seen = |black: Vec<usize>, white: Vec<usize>| Seen {
-            black: black.into_iter().map(name).collect(),
-            white: white.into_iter().map(name).collect(),
-            unreadable: vec![name(10)],
+        let names = |v: Vec<usize>| v.into_iter().map(name).collect::<Vec<_>>();
+        // The first line: the whole board once the black stone arrived (70 still White, 0 not yet).
+        let first = Seen {
+            black: names(vec![40]),
+            white: names(vec![70]),
+            empty: Vec::new(),
+            unreadable: names(vec![10]),
         };
-        // The black stone arrived first: White's stone on 70 is still there, 0 not yet.
-        assert_eq!(ev[0].seen, Some(seen(vec![40], vec![70])));
-        assert_eq!(ev[0].points, vec![name(40)]);
-        assert_eq!(ev[1].seen, Some(seen(vec![40], vec![])));
-        assert_eq!(ev[1].points, vec![name(70)]);
-        assert_eq!(ev[2].seen, Some(seen(vec![40], vec![0])));
-        assert_eq!(ev[2].points, vec![name(0)]);
-        // A press shows the board as read, about no point; the finding names the alert's points.
-        assert_eq!(ev[3].seen, Some(seen(vec![40], vec![0])));
+        assert_eq!(ev[0].seen, Some(first));
+        assert_eq!(ev[0].changed, None);
+        assert_eq!(ev[0].points, names(vec![40]));
+        // Then only what changed: 70 emptied, 0 read White.
+        assert_eq!(ev[1].seen, None);
+        assert_eq!(
+            ev[1].changed,
+            Some(Seen {
+                empty: names(vec![70]),
+                ..Seen::default()
+            })
+        );
+        assert_eq!(ev[1].points, names(vec![70]));
+        assert_eq!(
+            ev[2].changed,
+            Some(Seen {
+                white: names(vec![0]),
+                ..Seen::default()
+            })
+        );
+        assert_eq!(ev[2].points, names(vec![0]));
+        // A press changes nothing and is about no point; the finding names the alert's points.
+        assert_eq!((&ev[3].seen, &ev[3].changed), (&None, &None));
         assert!(ev[3].points.is_empty());
         assert_eq!(ev[4].what, "the finding");
-        assert_eq!(ev[4].points, vec![name(40), name(0)]);
+        assert_eq!((&ev[4].seen, &ev[4].changed), (&None, &None));
+        assert_eq!(ev[4].points, names(vec![40, 0]));
     }
 
     #[test]
-    fn nothing_read_yet_shows_no_board() {
-        assert_eq!(Snapshot::of(&[Reading::Unknown; 81]), None);
+    fn the_changes_rebuild_every_line_board() {
+        // Replaying `seen` then each `changed` gives back the board of every entry.
+        let size = BoardSize::new(9).unwrap();
+        let boards: Vec<Vec<Reading>> = (0..6)
+            .map(|k| {
+                let mut b = vec![Reading::Empty; 81];
+                for i in 0..k * 3 {
+                    b[(i * 7) % 81] = if i % 2 == 0 {
+                        Reading::Black
+                    } else {
+                        Reading::White
+                    };
+                }
+                if k == 3 {
+                    b[5] = Reading::Unknown;
+                }
+                b
+            })
+            .collect();
+        let entries: Vec<Entry> = boards
+            .iter()
+            .enumerate()
+            .map(|(k, b)| Entry {
+                at: Timestamp(k as u64),
+                what: format!("line {k}"),
+                seen: Snapshot::of(b),
+                points: Vec::new(),
+            })
+            .collect();
+        let lines = evidence_lines(entries, size);
+        let mut board = vec![Reading::Empty; 81];
+        let index = |n: &String| (0..81).find(|&i| go::name(i, size) == *n).unwrap();
+        for (line, expected) in lines.iter().zip(&boards) {
+            if let Some(seen) = &line.seen {
+                board = vec![Reading::Empty; 81];
+                for (list, r) in [
+                    (&seen.black, Reading::Black),
+                    (&seen.white, Reading::White),
+                    (&seen.unreadable, Reading::Unknown),
+                ] {
+                    list.iter().for_each(|n| board[index(n)] = r);
+                }
+            }
+            if let Some(c) = &line.changed {
+                for (list, r) in [
+                    (&c.black, Reading::Black),
+                    (&c.white, Reading::White),
+                    (&c.empty, Reading::Empty),
+                    (&c.unreadable, Reading::Unknown),
+                ] {
+                    list.iter().for_each(|n| board[index(n)] = r);
+                }
+            }
+            assert_eq!(&board, expected, "{}", line.what);
+        }
+    }
+
+    #[test]
+    fn no_readings_show_no_board() {
         assert_eq!(Snapshot::of(&[]), None);
-        assert!(Snapshot::of(&[Reading::Empty; 81]).is_some());
+        let unknown = Snapshot::of(&[Reading::Unknown; 81]).unwrap();
+        assert_eq!(unknown.unreadable.len(), 81);
+        assert!(
+            Snapshot::of(&[Reading::Empty; 81])
+                .unwrap()
+                .black
+                .is_empty()
+        );
     }
 }

@@ -51,30 +51,43 @@ impl std::fmt::Display for InfractionStatus {
     }
 }
 
-/// What the board's sensors read at one line of the evidence, by point ("D4" notation):
-/// O(stones), not one character per point.
+/// Points by what the board's sensors read on them ("D4" notation), for an evidence line: the whole
+/// board (`seen`: every point not listed read empty) or what changed since the line before (`changed`).
+/// O(stones), not one character per point; empty lists are omitted.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Seen {
     /// Points read as a black stone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub black: Vec<String>,
     /// Points read as a white stone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub white: Vec<String>,
-    /// Points whose sensor could not be read; omitted when none.
+    /// Points read empty: only in `changed` (in `seen` every point not listed is empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub empty: Vec<String>,
+    /// Points whose sensor could not be read.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unreadable: Vec<String>,
 }
 
 /// One line of an alert's evidence timeline.
+///
+/// The board each line shows is given once and then as changes, so that an alert costs one board,
+/// not sixteen: the first line carries `seen`, a later line `changed` when the board differs from the
+/// line before, and a line with neither shows the same board as the line before.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Evidence {
     /// When (RFC 3339).
     pub at: String,
     /// What the sensors or the clock showed, in words.
     pub what: String,
-    /// The board as the sensors read it at that moment (every other point empty); omitted when
-    /// nothing had been read yet, and in alerts raised before it was recorded.
+    /// The whole board as the sensors read it at that moment: on the first line; omitted on the
+    /// others, and in alerts raised before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub seen: Option<Seen>,
+    /// The points whose reading changed since the line before, by what they read now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub changed: Option<Seen>,
     /// The points the line is about: the point read, or the alert's own points for its finding;
     /// omitted when none (a press, a time forfeit).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
