@@ -157,7 +157,9 @@ pub(crate) struct Count {
     result: String,
 }
 
-/// One line of an alert's evidence.
+/// One line of an alert's evidence. The board each line shows is given once and then as changes:
+/// the first line carries `seen`, a later line `changed` when its board differs from the line
+/// before, and a line with neither shows the same board as the line before.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct Evidence {
     /// RFC 3339 UTC with milliseconds.
@@ -165,25 +167,30 @@ pub(crate) struct Evidence {
     /// What the sensors or the clock showed, in words.
     #[schema(example = "black stone read on E4")]
     what: String,
-    /// The board as the sensors read it at that moment; absent when nothing had been read yet
-    /// (and in alerts raised before it was recorded).
+    /// The whole board as the sensors read it at that moment (every point not listed read empty):
+    /// on the first line only; absent in alerts raised before it was recorded.
     seen: Option<EvidenceSeen>,
+    /// The points whose reading changed since the line before, by what they read now.
+    #[schema(example = json!({"black": ["E4"]}))]
+    changed: Option<EvidenceSeen>,
     /// The points the line is about: the point read, or the alert's own points for its finding;
     /// absent when none (a press, a time forfeit).
     #[schema(example = json!(["E4"]))]
     points: Option<Vec<String>>,
 }
 
-/// What the sensors read at one line of evidence, by point; every other point read empty.
+/// Points by what the sensors read on them ("D4" notation); an empty list is absent.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct EvidenceSeen {
     /// Points read as a black stone.
     #[schema(example = json!(["D5", "E4", "E6", "F5"]))]
-    black: Vec<String>,
+    black: Option<Vec<String>>,
     /// Points read as a white stone.
     #[schema(example = json!(["A1", "A2", "E5"]))]
-    white: Vec<String>,
-    /// Points whose sensor could not be read; absent when none.
+    white: Option<Vec<String>>,
+    /// Points read empty: only in `changed` (in `seen` every point not listed is empty).
+    empty: Option<Vec<String>>,
+    /// Points whose sensor could not be read.
     unreadable: Option<Vec<String>>,
 }
 
