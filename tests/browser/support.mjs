@@ -180,14 +180,24 @@ export function indexOf(point, size) {
   return (size - Number(point.slice(1))) * size + LETTERS.indexOf(point[0]);
 }
 
-/** What an evidence line (api.md `infractions[].evidence[]`) should show: stone indices by colour and the ringed points. */
-export function expectedEvidence(line, size) {
-  const sorted = (points) => (points || []).map((p) => indexOf(p, size)).sort((a, b) => a - b);
+/**
+ * What evidence line `k` of `lines` (api.md `infractions[].evidence`) should show: the stone and unreadable
+ * indices of its board (the first line's `seen`, then every later `changed` up to line k) and its ringed points.
+ */
+export function expectedEvidence(lines, k, size) {
+  const board = new Map();
+  for (const line of lines.slice(0, k + 1)) {
+    if (line.seen) board.clear();
+    for (const [key, mark] of [['black', 'B'], ['white', 'W'], ['empty', '.'], ['unreadable', '?']]) {
+      for (const p of (line.seen ?? line.changed)?.[key] || []) board.set(indexOf(p, size), mark);
+    }
+  }
+  const of = (mark) => [...board].filter(([, m]) => m === mark).map(([i]) => i).sort((a, b) => a - b);
   return {
-    black: sorted(line.seen?.black),
-    white: sorted(line.seen?.white),
-    unreadable: sorted(line.seen?.unreadable),
-    ringed: sorted(line.points),
+    black: of('B'),
+    white: of('W'),
+    unreadable: of('?'),
+    ringed: (lines[k].points || []).map((p) => indexOf(p, size)).sort((a, b) => a - b),
   };
 }
 
@@ -210,15 +220,15 @@ export function evidenceShown(id) {
   })()`;
 }
 
-/** Waits for an open alert whose evidence lines show at least two different boards; answers `{ board, size, alert }`. */
+/** Waits for an open alert whose evidence shows a board and a change to it; answers `{ board, size, alert }`. */
 export async function alertWithEvidence(daemon, token, ms = 120000) {
   return until('an open alert with evidence boards', async () => {
     const body = await daemon.json('/api/v1/boards', token);
     for (const summary of Array.isArray(body) ? body : body.boards) {
       const state = await daemon.json(`/api/v1/boards/${summary.board}`, token);
       for (const alert of state.infractions || []) {
-        const boards = new Set(alert.evidence.filter((e) => e.seen).map((e) => JSON.stringify(e.seen)));
-        if (alert.status === 'open' && boards.size >= 2) return { board: summary.board, size: state.size, alert };
+        const changes = alert.evidence.filter((e) => e.changed).length;
+        if (alert.status === 'open' && alert.evidence[0]?.seen && changes >= 1) return { board: summary.board, size: state.size, alert };
       }
     }
     return null;

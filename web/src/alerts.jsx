@@ -1,7 +1,7 @@
 // The arbiter's alert cards: board, article, player, the evidence stepped through on a small board, and the rulings.
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { boardPath, getJson, post } from './api.js';
-import { positionOfSeen, replay } from './go.js';
+import { evidenceBoards, replay } from './go.js';
 import { MiniBoard } from './miniboard.jsx';
 
 const KIND_WORDS = {
@@ -62,8 +62,8 @@ function usePositionAt(board, alert, size, needed) {
 
 /**
  * The evidence stepped through on a small board: each line shows the board as the sensors read it then
- * (`seen`) with its `points` ringed. Lines from a daemon that does not record `seen` show the game at the
- * alert's move, with the alert's points.
+ * (the first line's `seen`, then each line's `changed`) with its `points` ringed. Lines from a daemon that
+ * does not record the board show the game at the alert's move, with the alert's points.
  */
 function Evidence({ board, alert, state }) {
   const steps = alert.evidence?.length ? alert.evidence : [{ at: alert.at, what: 'raised' }];
@@ -71,12 +71,13 @@ function Evidence({ board, alert, state }) {
   const at = Math.min(i, steps.length - 1);
   const step = steps[at];
   const size = state?.size ?? 19;
-  const atMove = usePositionAt(board, alert, size, steps.some((s) => !s.seen));
-  const position = step.seen ? positionOfSeen(step.seen, size) : atMove ?? state?.position;
-  const recorded = Boolean(step.seen || step.points);
-  const highlight = recorded ? step.points ?? [] : alert.points ?? [];
+  const boards = useMemo(() => evidenceBoards(steps, size), [alert.evidence, size]);
+  const atMove = usePositionAt(board, alert, size, boards.some((b) => !b));
+  const read = boards[at];
+  const position = read ?? atMove ?? state?.position;
+  const highlight = read ? step.points ?? [] : alert.points ?? [];
   return (
-    <div class="evidence" data-step={at} data-seen={step.seen ? 'reading' : 'game'}>
+    <div class="evidence" data-step={at} data-seen={read ? 'reading' : 'game'}>
       <MiniBoard position={position} size={size} highlight={highlight}
         label={`evidence ${at + 1} of ${steps.length}: ${step.what}`} />
       <div class="evidence-steps">
@@ -86,8 +87,8 @@ function Evidence({ board, alert, state }) {
           <button type="button" disabled={at >= steps.length - 1} onClick={() => setI(at + 1)} aria-label="later reading">▶</button>
         </div>
         <p class="what"><time>{(step.at || '').slice(11, 23)}</time> {step.what}</p>
-        {highlight.length > 0 && <p class="points">{recorded ? 'ringed' : 'points'}: {highlight.join(', ')}</p>}
-        {(alert.points || []).length > 0 && recorded && <p class="points">alert: {alert.points.join(', ')}</p>}
+        {highlight.length > 0 && <p class="points">{read ? 'ringed' : 'points'}: {highlight.join(', ')}</p>}
+        {(alert.points || []).length > 0 && read && <p class="points">alert: {alert.points.join(', ')}</p>}
       </div>
     </div>
   );

@@ -17,19 +17,39 @@ export function signMapOf(position, size) {
   return map;
 }
 
-/**
- * An evidence line's `seen` (`{black, white, unreadable}` lists of "D4" points, api.md) as a
- * position string: "B", "W", "?" (unreadable) or "." per point, row-major like the state's `position`.
- */
-export function positionOfSeen(seen, size) {
-  const out = new Array(size * size).fill('.');
-  for (const [key, mark] of [['black', 'B'], ['white', 'W'], ['unreadable', '?']]) {
-    for (const point of seen?.[key] || []) {
+const MARKS = [['black', 'B'], ['white', 'W'], ['empty', '.'], ['unreadable', '?']];
+
+/** `readings` (`{black, white, empty, unreadable}` lists of "D4" points, api.md) written into `out`, a position array. */
+function applyReadings(out, readings, size) {
+  for (const [key, mark] of MARKS) {
+    for (const point of readings?.[key] || []) {
       const v = vertexOf(point, size);
       if (v) out[v[1] * size + v[0]] = mark;
     }
   }
-  return out.join('');
+  return out;
+}
+
+/**
+ * An evidence line's `seen` as a position string: "B", "W", "?" (unreadable) or "." per point,
+ * row-major like the state's `position`.
+ */
+export function positionOfSeen(seen, size) {
+  return applyReadings(new Array(size * size).fill('.'), seen, size).join('');
+}
+
+/**
+ * The board of each evidence line (api.md `infractions[].evidence`): the first line's `seen`, then each
+ * later line's `changed` applied to the board before (a line with neither keeps it). Null for lines
+ * before any board, and for every line of an alert from a daemon that does not record them.
+ */
+export function evidenceBoards(lines, size) {
+  let board = null;
+  return lines.map((line) => {
+    if (line.seen) board = positionOfSeen(line.seen, size);
+    else if (line.changed && board) board = applyReadings([...board], line.changed, size).join('');
+    return board;
+  });
 }
 
 /** An empty map of `size` filled with `value`. */

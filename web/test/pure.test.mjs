@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { describe, formatMs, periodLength, sideNow } from '../src/clocktime.js';
-import { pointOf, positionOfSeen, replay, signMapOf, vertexOf } from '../src/go.js';
+import { evidenceBoards, pointOf, positionOfSeen, replay, signMapOf, vertexOf } from '../src/go.js';
 import { callWords } from '../src/speech.js';
 
 test('points and vertices follow api.md: I skipped, row 1 at the bottom', () => {
@@ -29,6 +29,24 @@ test("an evidence line's seen points become a position string like the state's",
   assert.equal(position[1 * 9 + 1], '?', 'B8 unreadable');
   assert.equal([...position].filter((c) => c !== '.').length, 4);
   assert.equal(positionOfSeen({ black: [], white: [] }, 9), '.'.repeat(81));
+});
+
+test('evidence boards: the first seen, then each line\'s changes, a line with neither keeps the board', () => {
+  const lines = [
+    { what: 'old line' },
+    { what: 'a', seen: { black: ['A9'], white: ['B9'] } },
+    { what: 'b', changed: { black: ['C9'] } },
+    { what: 'press' },
+    { what: 'c', changed: { empty: ['B9'], unreadable: ['J1'] } },
+  ];
+  const boards = evidenceBoards(lines, 9);
+  assert.equal(boards[0], null, 'no board before the first seen');
+  assert.equal(boards[1].slice(0, 3), 'BW.');
+  assert.equal(boards[2].slice(0, 3), 'BWB');
+  assert.equal(boards[3], boards[2]);
+  assert.equal(boards[4].slice(0, 3), 'B.B');
+  assert.equal(boards[4][80], '?');
+  assert.deepEqual(evidenceBoards([{ what: 'x' }, { what: 'y', changed: { black: ['A1'] } }], 9), [null, null]);
 });
 
 test('replay removes captured stones and counts them', () => {
