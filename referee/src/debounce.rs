@@ -23,6 +23,22 @@ pub struct Quiet {
     /// For each point, when its reported reading last changed (igoki's sub-steps:
     /// the order in which stones arrived during a burst).
     pub changed_at: Vec<Timestamp>,
+    /// Stones that stood steadily but went again before their region was quiet, since the
+    /// last report: the sub-steps of a stall (a stone placed and captured inside it, issue 15).
+    pub vanished: Vec<Vanished>,
+}
+
+/// A stone read steadily for at least the settle time, then gone before it was reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Vanished {
+    /// The point, index order.
+    pub index: usize,
+    /// The stone's colour as read.
+    pub reading: Reading,
+    /// When it was first read.
+    pub from: Timestamp,
+    /// When the point read something else.
+    pub to: Timestamp,
 }
 
 /// What feeding a frame did.
@@ -80,6 +96,8 @@ pub struct Debouncer {
     synced: bool,
     /// A snapshot to report even if it changed nothing.
     snapshot_due: Option<Timestamp>,
+    /// Stones gone before they were reported, since the last report.
+    vanished: Vec<Vanished>,
 }
 
 impl Debouncer {
@@ -104,6 +122,7 @@ impl Debouncer {
             chattering: BTreeMap::new(),
             synced: false,
             snapshot_due: None,
+            vanished: Vec::new(),
         }
     }
 
@@ -162,6 +181,7 @@ impl Debouncer {
         self.raw[index] = reading;
         self.changed_at[index] = now;
         if reading != Reading::Unknown && self.readable[index].0 != reading {
+            self.note_vanished(now, index);
             self.readable[index] = (reading, now);
         }
         let flips = &mut self.flips[index];
@@ -184,6 +204,21 @@ impl Debouncer {
         // A chattering point already reported as `?` has nothing new to report until it clears.
         if !(self.chattering.contains_key(&index) && self.reported[index] == Reading::Unknown) {
             self.dirty.insert(index);
+        }
+    }
+
+    /// Point `index` reads something else at `now`: if a stone stood there steadily and was
+    /// never reported, it is a sub-step the next report carries.
+    fn note_vanished(&mut self, now: Timestamp, index: usize) {
+        let (was, since) = self.readable[index];
+        let steady = since.plus_ms(self.settle_ms) <= now;
+        if was.color().is_some() && self.reported[index] != was && steady && self.synced {
+            self.vanished.push(Vanished {
+                index,
+                reading: was,
+                from: since,
+                to: now,
+            });
         }
     }
 
@@ -304,6 +339,7 @@ impl Debouncer {
             at: now,
             readings: self.reported.clone(),
             changed_at: self.reported_at.clone(),
+            vanished: std::mem::take(&mut self.vanished),
         })
     }
 }
@@ -429,5 +465,34 @@ mod tests {
             Feed::Rejected
         );
         assert!(!d.is_synced());
+    }
+
+    #[test]
+    fn a_steady_stone_gone_before_its_report_is_a_vanished_sub_step() {
+        let mut d = Debouncer::new(4, 300);
+        d.handle_snapshot(Timestamp(0), &build_board("...."));
+        d.poll_quiet(Timestamp(300)).unwrap();
+        d.handle_diff(Timestamp(1000), &[change(0, Reading::Black)]);
+        // Its neighbour keeps changing: point 0 is never reported as black.
+        d.handle_diff(Timestamp(1200), &[change(1, Reading::Unknown)]);
+        d.handle_diff(Timestamp(1250), &[change(1, Reading::Empty)]);
+        d.handle_diff(Timestamp(1450), &[change(0, Reading::Empty)]);
+        // A stone that stood less than the settle time is a flicker, not a sub-step.
+        d.handle_diff(Timestamp(1460), &[change(2, Reading::White)]);
+        d.handle_diff(Timestamp(1560), &[change(2, Reading::Empty)]);
+        let q = d.poll_quiet(Timestamp(2000)).unwrap();
+        assert_eq!(
+            q.vanished,
+            vec![Vanished {
+                index: 0,
+                reading: Reading::Black,
+                from: Timestamp(1000),
+                to: Timestamp(1450),
+            }]
+        );
+        assert_eq!(q.readings[0], Reading::Empty);
+        // Reported once.
+        d.handle_diff(Timestamp(2100), &[change(3, Reading::Black)]);
+        assert!(d.poll_quiet(Timestamp(2500)).unwrap().vanished.is_empty());
     }
 }

@@ -65,7 +65,7 @@ impl Referee {
     }
 
     /// Whether playing `order` alternately from the side to move gives exactly the physical board.
-    fn replay_matches(&self, order: &[(usize, Color)]) -> bool {
+    pub(super) fn replay_matches(&self, order: &[(usize, Color)]) -> bool {
         let Some(m) = &self.game else { return false };
         let mut game = m.game.clone();
         let mut color = game.to_move();

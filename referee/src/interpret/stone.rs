@@ -101,6 +101,16 @@ impl Referee {
                 self.hold(vec![press]);
                 return false;
             }
+            if let Some(t) = self.vanished_move(to_move, x, s) {
+                // Its stone stood and was captured inside a stall: a move, not a pass.
+                self.play_vanished(t, to_move, &press);
+                return true;
+            }
+            if self.vanished_stone_of(to_move) {
+                // A stone of the presser stood and went, and no sequence explains it: ask.
+                self.hold(vec![press]);
+                return false;
+            }
             // The opponent pressed with no stone and `s` plays on: that press was a pass.
             self.record_pass(to_move, press, false);
             return true;
