@@ -180,10 +180,22 @@ impl Debouncer {
         }
         self.raw[index] = reading;
         self.changed_at[index] = now;
-        if reading != Reading::Unknown && self.readable[index].0 != reading {
+        let readable_change = reading != Reading::Unknown && self.readable[index].0 != reading;
+        if readable_change {
             self.note_vanished(now, index);
             self.readable[index] = (reading, now);
+            self.count_flip(now, index);
         }
+        // A chattering point already reported as `?` has nothing new to report until it clears.
+        if !(self.chattering.contains_key(&index) && self.reported[index] == Reading::Unknown) {
+            self.dirty.insert(index);
+        }
+    }
+
+    /// A readable change of `index` at `now`: one flip towards the chatter rule. A point that
+    /// only goes `?` and back (a hand over the board, the fast play of issue 15) never counts:
+    /// a chattering sensor flips between readings.
+    fn count_flip(&mut self, now: Timestamp, index: usize) {
         let flips = &mut self.flips[index];
         flips.push_back(now);
         while flips
@@ -201,10 +213,6 @@ impl Debouncer {
         if flips.len() > self.rule.flips && spread {
             self.chattering.entry(index).or_insert(now);
         }
-        // A chattering point already reported as `?` has nothing new to report until it clears.
-        if !(self.chattering.contains_key(&index) && self.reported[index] == Reading::Unknown) {
-            self.dirty.insert(index);
-        }
     }
 
     /// Point `index` reads something else at `now`: if a stone stood there steadily and was
@@ -219,6 +227,15 @@ impl Debouncer {
                 from: since,
                 to: now,
             });
+        }
+    }
+
+    /// When what point `p` reads now happened: a stone hidden a moment by a hand (`?`) and
+    /// read again dates from when it was first read, not from the hand (issue 15: fast play).
+    fn happened_at(&self, p: usize) -> Timestamp {
+        match self.readable[p] {
+            (reading, since) if reading == self.raw[p] => since.min(self.changed_at[p]),
+            _ => self.changed_at[p],
         }
     }
 
@@ -251,7 +268,7 @@ impl Debouncer {
     /// happened, so a burst's sub-steps keep their order).
     fn schedule(&self) -> Vec<(usize, Timestamp)> {
         let mut order: Vec<usize> = self.dirty.iter().copied().collect();
-        order.sort_by_key(|&p| (self.changed_at[p], p));
+        order.sort_by_key(|&p| (self.happened_at(p), p));
         let mut floor = Timestamp(0);
         order
             .into_iter()
@@ -288,7 +305,7 @@ impl Debouncer {
         self.dirty
             .iter()
             .filter(|p| !self.chattering.contains_key(p))
-            .map(|&p| self.changed_at[p])
+            .map(|&p| self.happened_at(p))
             .min()
     }
 
@@ -494,5 +511,23 @@ mod tests {
         // Reported once.
         d.handle_diff(Timestamp(2100), &[change(3, Reading::Black)]);
         assert!(d.poll_quiet(Timestamp(2500)).unwrap().vanished.is_empty());
+    }
+
+    #[test]
+    fn a_hand_hiding_a_point_again_and_again_is_no_chattering_sensor() {
+        let mut d = Debouncer::new(4, 300);
+        d.handle_snapshot(Timestamp(0), &build_board("...."));
+        // Twenty `?` flickers over 5 s: hands over the board in fast play.
+        for k in 0..20u64 {
+            d.handle_diff(Timestamp(1000 + k * 250), &[change(1, Reading::Unknown)]);
+            d.handle_diff(Timestamp(1100 + k * 250), &[change(1, Reading::Empty)]);
+        }
+        assert!(d.chattering().is_empty());
+        // The same number of flips between readings is a chattering sensor.
+        for k in 0..20u64 {
+            d.handle_diff(Timestamp(7000 + k * 250), &[change(2, Reading::Black)]);
+            d.handle_diff(Timestamp(7100 + k * 250), &[change(2, Reading::Empty)]);
+        }
+        assert_eq!(d.chattering(), vec![2]);
     }
 }

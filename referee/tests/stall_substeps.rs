@@ -68,5 +68,8 @@ fn a_stone_that_went_unexplained_holds_the_press_instead_of_a_pass() {
     let moves = t.moves();
     assert!(!moves.iter().any(|m| m == "pass"), "{moves:?}");
     // One alert asks the arbiter about the press the board could not explain.
-    assert_eq!(device_alerts(&t, DeviceAlertKind::BoardUnavailable).len(), 1);
+    assert_eq!(
+        device_alerts(&t, DeviceAlertKind::BoardUnavailable).len(),
+        1
+    );
 }

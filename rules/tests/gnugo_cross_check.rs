@@ -101,8 +101,13 @@ fn two_pass_games(root: &Path, only: &[String], skip: usize, limit: usize) -> Ve
 /// Prints, for a disagreement, how GNU Go and we split the board, to find its cause.
 fn explain(gtp: &mut Gtp, score: &goban_rules::score::Score) {
     for list in ["black_territory", "white_territory", "dame", "seki"] {
-        let points = gtp.ask(&format!("final_status_list {list}")).unwrap_or_default();
-        println!("  gnugo {list} ({}): {points}", points.split_whitespace().count());
+        let points = gtp
+            .ask(&format!("final_status_list {list}"))
+            .unwrap_or_default();
+        println!(
+            "  gnugo {list} ({}): {points}",
+            points.split_whitespace().count()
+        );
     }
     println!(
         "  ours: black {:?} white {:?} dame {} seki {}",
