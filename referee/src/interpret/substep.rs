@@ -2,6 +2,7 @@
 
 use goban_rules::{Color, Move};
 
+use crate::Timestamp;
 use crate::debounce::Vanished;
 use crate::go;
 use crate::match_state::Claim;
@@ -32,6 +33,27 @@ impl Referee {
             .filter(|v| v.reading == reading && v.from > m.placed_at && v.index != x)
             .find(|v| self.replay_matches(&[(v.index, mover), (x, s)]))
             .copied()
+    }
+
+    /// A burst's stones with the stones that stood and went since the last move, in the
+    /// order they were first read.
+    pub(super) fn with_vanished(
+        &self,
+        order: &[(usize, Color, Timestamp)],
+    ) -> Vec<(usize, Color, Timestamp)> {
+        let Some(m) = self.game.as_ref() else {
+            return order.to_vec();
+        };
+        let mut all = order.to_vec();
+        for v in m.vanished.iter().filter(|v| v.from > m.placed_at) {
+            if let Some(c) = v.reading.color()
+                && !all.iter().any(|&(p, _, _)| p == v.index)
+            {
+                all.push((v.index, c, v.from));
+            }
+        }
+        all.sort_by_key(|&(p, _, at)| (at, p));
+        all
     }
 
     /// Whether a stone of `mover` stood and went since the last move.
