@@ -23,12 +23,12 @@ pub struct Quiet {
     /// For each point, when its reported reading last changed (igoki's sub-steps:
     /// the order in which stones arrived during a burst).
     pub changed_at: Vec<Timestamp>,
-    /// Stones that stood steadily but went again before their region was quiet, since the
+    /// Stones that stood steadily (half the settle time) but went again before their region was quiet, since the
     /// last report: the sub-steps of a stall (a stone placed and captured inside it, issue 15).
     pub vanished: Vec<Vanished>,
 }
 
-/// A stone read steadily for at least the settle time, then gone before it was reported.
+/// A stone read steadily for at least half the settle time, then gone before it was reported.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Vanished {
     /// The point, index order.
@@ -219,7 +219,7 @@ impl Debouncer {
     /// never reported, it is a sub-step the next report carries.
     fn note_vanished(&mut self, now: Timestamp, index: usize) {
         let (was, since) = self.readable[index];
-        let steady = since.plus_ms(self.settle_ms) <= now;
+        let steady = since.plus_ms(self.settle_ms / 2) <= now;
         if was.color().is_some() && self.reported[index] != was && steady && self.synced {
             self.vanished.push(Vanished {
                 index,
