@@ -5,9 +5,10 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use crate::Timestamp;
 use crate::input::{PointChange, Reading};
 
-/// Points within this many lines (both ways) of a change form its region: the change is
+/// Points within this many lines (both ways) of a change form its region (the point and its
+/// eight surrounding points; two lines stalled fast play along an edge, issue 15): the change is
 /// reported only once nothing else in the region is still changing (referee-notes.md point 4).
-const REGION: usize = 2;
+const REGION: usize = 1;
 
 /// Flips kept per point (enough to see a 10 Hz sensor span half the window).
 const FLIPS_KEPT: usize = 128;

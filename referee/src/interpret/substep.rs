@@ -56,13 +56,15 @@ impl Referee {
         all
     }
 
-    /// Whether a stone of `mover` stood and went since the last move.
+    /// Whether a stone of `mover` stood a whole settle time and went since the last move
+    /// (a shorter one may be a hand's flicker: it counts only when it explains the board).
     pub(super) fn vanished_stone_of(&self, mover: Color) -> bool {
         let reading = go::reading_of(mover);
+        let settle = self.config.settle_ms;
         self.game.as_ref().is_some_and(|m| {
-            m.vanished
-                .iter()
-                .any(|v| v.reading == reading && v.from > m.placed_at)
+            m.vanished.iter().any(|v| {
+                v.reading == reading && v.from > m.placed_at && v.from.plus_ms(settle) <= v.to
+            })
         })
     }
 
