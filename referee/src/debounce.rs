@@ -310,6 +310,15 @@ impl Debouncer {
             .min()
     }
 
+    /// Points changed and not reported yet (chattering ones left out), with what they read
+    /// now and since when.
+    pub fn pending_readings(&self) -> impl Iterator<Item = (usize, Reading, Timestamp)> + '_ {
+        self.dirty
+            .iter()
+            .filter(|p| !self.chattering.contains_key(p))
+            .map(|&p| (p, self.raw[p], self.happened_at(p)))
+    }
+
     /// The reported position once `now` has reached a report deadline.
     pub fn poll_quiet(&mut self, now: Timestamp) -> Option<Quiet> {
         if !self.synced {

@@ -96,7 +96,7 @@ impl Referee {
         if let Some(press) = m.pending_press.filter(|p| p.color == to_move) {
             m.pending_press = None;
             let wait = m.pending_wait_from.take();
-            if !self.pass_proven(&press, wait) {
+            if !self.pass_proven(&press, wait, self.changed_at[x]) {
                 // The press's stone may hide where the board could not see: ask (point 7).
                 self.hold(vec![press]);
                 return false;
