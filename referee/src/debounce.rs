@@ -5,9 +5,10 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use crate::Timestamp;
 use crate::input::{PointChange, Reading};
 
-/// Points within this many lines (both ways) of a change form its region: the change is
+/// Points within this many lines (both ways) of a change form its region (the point and its
+/// eight surrounding points; two lines stalled fast play along an edge, issue 15): the change is
 /// reported only once nothing else in the region is still changing (referee-notes.md point 4).
-const REGION: usize = 2;
+const REGION: usize = 1;
 
 /// Flips kept per point (enough to see a 10 Hz sensor span half the window).
 const FLIPS_KEPT: usize = 128;
@@ -23,6 +24,22 @@ pub struct Quiet {
     /// For each point, when its reported reading last changed (igoki's sub-steps:
     /// the order in which stones arrived during a burst).
     pub changed_at: Vec<Timestamp>,
+    /// Stones that stood steadily (half the settle time) but went again before their region was quiet, since the
+    /// last report: the sub-steps of a stall (a stone placed and captured inside it, issue 15).
+    pub vanished: Vec<Vanished>,
+}
+
+/// A stone read steadily for at least half the settle time, then gone before it was reported.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Vanished {
+    /// The point, index order.
+    pub index: usize,
+    /// The stone's colour as read.
+    pub reading: Reading,
+    /// When it was first read.
+    pub from: Timestamp,
+    /// When the point read something else.
+    pub to: Timestamp,
 }
 
 /// What feeding a frame did.
@@ -80,6 +97,8 @@ pub struct Debouncer {
     synced: bool,
     /// A snapshot to report even if it changed nothing.
     snapshot_due: Option<Timestamp>,
+    /// Stones gone before they were reported, since the last report.
+    vanished: Vec<Vanished>,
 }
 
 impl Debouncer {
@@ -104,6 +123,7 @@ impl Debouncer {
             chattering: BTreeMap::new(),
             synced: false,
             snapshot_due: None,
+            vanished: Vec::new(),
         }
     }
 
@@ -161,9 +181,22 @@ impl Debouncer {
         }
         self.raw[index] = reading;
         self.changed_at[index] = now;
-        if reading != Reading::Unknown && self.readable[index].0 != reading {
+        let readable_change = reading != Reading::Unknown && self.readable[index].0 != reading;
+        if readable_change {
+            self.note_vanished(now, index);
             self.readable[index] = (reading, now);
+            self.count_flip(now, index);
         }
+        // A chattering point already reported as `?` has nothing new to report until it clears.
+        if !(self.chattering.contains_key(&index) && self.reported[index] == Reading::Unknown) {
+            self.dirty.insert(index);
+        }
+    }
+
+    /// A readable change of `index` at `now`: one flip towards the chatter rule. A point that
+    /// only goes `?` and back (a hand over the board, the fast play of issue 15) never counts:
+    /// a chattering sensor flips between readings.
+    fn count_flip(&mut self, now: Timestamp, index: usize) {
         let flips = &mut self.flips[index];
         flips.push_back(now);
         while flips
@@ -181,9 +214,29 @@ impl Debouncer {
         if flips.len() > self.rule.flips && spread {
             self.chattering.entry(index).or_insert(now);
         }
-        // A chattering point already reported as `?` has nothing new to report until it clears.
-        if !(self.chattering.contains_key(&index) && self.reported[index] == Reading::Unknown) {
-            self.dirty.insert(index);
+    }
+
+    /// Point `index` reads something else at `now`: if a stone stood there steadily and was
+    /// never reported, it is a sub-step the next report carries.
+    fn note_vanished(&mut self, now: Timestamp, index: usize) {
+        let (was, since) = self.readable[index];
+        let steady = since.plus_ms(self.settle_ms / 2) <= now;
+        if was.color().is_some() && self.reported[index] != was && steady && self.synced {
+            self.vanished.push(Vanished {
+                index,
+                reading: was,
+                from: since,
+                to: now,
+            });
+        }
+    }
+
+    /// When what point `p` reads now happened: a stone hidden a moment by a hand (`?`) and
+    /// read again dates from when it was first read, not from the hand (issue 15: fast play).
+    fn happened_at(&self, p: usize) -> Timestamp {
+        match self.readable[p] {
+            (reading, since) if reading == self.raw[p] => since.min(self.changed_at[p]),
+            _ => self.changed_at[p],
         }
     }
 
@@ -216,7 +269,7 @@ impl Debouncer {
     /// happened, so a burst's sub-steps keep their order).
     fn schedule(&self) -> Vec<(usize, Timestamp)> {
         let mut order: Vec<usize> = self.dirty.iter().copied().collect();
-        order.sort_by_key(|&p| (self.changed_at[p], p));
+        order.sort_by_key(|&p| (self.happened_at(p), p));
         let mut floor = Timestamp(0);
         order
             .into_iter()
@@ -253,8 +306,17 @@ impl Debouncer {
         self.dirty
             .iter()
             .filter(|p| !self.chattering.contains_key(p))
-            .map(|&p| self.changed_at[p])
+            .map(|&p| self.happened_at(p))
             .min()
+    }
+
+    /// Points changed and not reported yet (chattering ones left out), with what they read
+    /// now and since when.
+    pub fn pending_readings(&self) -> impl Iterator<Item = (usize, Reading, Timestamp)> + '_ {
+        self.dirty
+            .iter()
+            .filter(|p| !self.chattering.contains_key(p))
+            .map(|&p| (p, self.raw[p], self.happened_at(p)))
     }
 
     /// The reported position once `now` has reached a report deadline.
@@ -304,6 +366,7 @@ impl Debouncer {
             at: now,
             readings: self.reported.clone(),
             changed_at: self.reported_at.clone(),
+            vanished: std::mem::take(&mut self.vanished),
         })
     }
 }
@@ -429,5 +492,52 @@ mod tests {
             Feed::Rejected
         );
         assert!(!d.is_synced());
+    }
+
+    #[test]
+    fn a_steady_stone_gone_before_its_report_is_a_vanished_sub_step() {
+        let mut d = Debouncer::new(4, 300);
+        d.handle_snapshot(Timestamp(0), &build_board("...."));
+        d.poll_quiet(Timestamp(300)).unwrap();
+        d.handle_diff(Timestamp(1000), &[change(0, Reading::Black)]);
+        // Its neighbour keeps changing: point 0 is never reported as black.
+        d.handle_diff(Timestamp(1200), &[change(1, Reading::Unknown)]);
+        d.handle_diff(Timestamp(1250), &[change(1, Reading::Empty)]);
+        d.handle_diff(Timestamp(1450), &[change(0, Reading::Empty)]);
+        // A stone that stood less than the settle time is a flicker, not a sub-step.
+        d.handle_diff(Timestamp(1460), &[change(2, Reading::White)]);
+        d.handle_diff(Timestamp(1560), &[change(2, Reading::Empty)]);
+        let q = d.poll_quiet(Timestamp(2000)).unwrap();
+        assert_eq!(
+            q.vanished,
+            vec![Vanished {
+                index: 0,
+                reading: Reading::Black,
+                from: Timestamp(1000),
+                to: Timestamp(1450),
+            }]
+        );
+        assert_eq!(q.readings[0], Reading::Empty);
+        // Reported once.
+        d.handle_diff(Timestamp(2100), &[change(3, Reading::Black)]);
+        assert!(d.poll_quiet(Timestamp(2500)).unwrap().vanished.is_empty());
+    }
+
+    #[test]
+    fn a_hand_hiding_a_point_again_and_again_is_no_chattering_sensor() {
+        let mut d = Debouncer::new(4, 300);
+        d.handle_snapshot(Timestamp(0), &build_board("...."));
+        // Twenty `?` flickers over 5 s: hands over the board in fast play.
+        for k in 0..20u64 {
+            d.handle_diff(Timestamp(1000 + k * 250), &[change(1, Reading::Unknown)]);
+            d.handle_diff(Timestamp(1100 + k * 250), &[change(1, Reading::Empty)]);
+        }
+        assert!(d.chattering().is_empty());
+        // The same number of flips between readings is a chattering sensor.
+        for k in 0..20u64 {
+            d.handle_diff(Timestamp(7000 + k * 250), &[change(2, Reading::Black)]);
+            d.handle_diff(Timestamp(7100 + k * 250), &[change(2, Reading::Empty)]);
+        }
+        assert_eq!(d.chattering(), vec![2]);
     }
 }

@@ -95,6 +95,9 @@ pub(crate) struct Match {
     pub(crate) void_pending: Option<Color>,
     /// The last move's captured stones not yet seen off the board.
     pub(crate) pending_caps: Vec<(usize, Color)>,
+    /// Stones that stood and went again inside a stall, since the last move's stone
+    /// (the debouncer's sub-steps): a stone placed and captured before it was reported.
+    pub(crate) vanished: Vec<crate::debounce::Vanished>,
     /// The advised forbidden or ko stone still standing, with its colour.
     pub(crate) illegal_stone: Option<(usize, Color)>,
     /// Physical deviations already alerted on or ruled: no second alert for one act.
@@ -168,6 +171,7 @@ impl Match {
             void_pending: None,
             illegal_stone: None,
             pending_caps: Vec::new(),
+            vanished: Vec::new(),
             known: BTreeMap::new(),
             suspect_since: None,
             frozen: false,

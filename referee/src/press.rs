@@ -104,7 +104,10 @@ impl Referee {
         let Some(m) = self.game.as_mut() else { return };
         if let Some(previous) = m.pending_press.take() {
             let wait = m.pending_wait_from.take();
-            if !self.pass_proven(&previous, wait) {
+            // A pass is the turn of the side to move: a bare press of the side that just moved
+            // is no pass (fast play: its stone was not read yet), so it is held too.
+            let in_turn = previous.color == m.game.to_move();
+            if !in_turn || !self.pass_proven(&previous, wait, claim.at) {
                 // The board could not see between the presses: nothing is guessed (point 7).
                 self.hold(vec![previous, claim]);
                 return;
@@ -206,7 +209,8 @@ impl Referee {
             return;
         };
         let wait = m.pending_wait_from.take();
-        if self.pass_proven(&press, wait) {
+        let in_turn = press.color == m.game.to_move();
+        if in_turn && self.pass_proven(&press, wait, self.now) {
             self.record_pass(press.color, press, true);
         } else {
             // Nothing seen answered the press, but the board could not see all along: ask.

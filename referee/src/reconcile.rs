@@ -36,7 +36,8 @@ struct Search<'a> {
     tolerated: &'a BTreeMap<usize, Reading>,
     presses: &'a [Claim],
     /// Stones a press may play: the new ones first (each must be explained), then the
-    /// stones found late at the start (leftovers unless a press claims them).
+    /// stones found late at the start (leftovers unless a press claims them) and the stones
+    /// that stood and were captured before the board reported them.
     added: &'a [(usize, Color)],
     /// How many of `added` are new stones that must be explained.
     required: usize,
@@ -225,6 +226,15 @@ impl Referee {
                     candidates.push((p, Color::White));
                 }
                 _ => {}
+            }
+        }
+        // Stones that stood and were captured before the board reported them (sub-steps).
+        for v in m.vanished.iter().filter(|v| v.from > m.placed_at) {
+            if let Some(c) = v.reading.color()
+                && self.physical[v.index] == Reading::Empty
+                && !candidates.contains(&(v.index, c))
+            {
+                candidates.push((v.index, c));
             }
         }
         let mut search = Search {

@@ -45,14 +45,36 @@ impl Referee {
         }
     }
 
-    /// Whether a pass can be inferred from `claim`: the board saw, clean, from the press
-    /// (or from `wait_from`, when later) until now.
-    pub(crate) fn pass_proven(&self, claim: &Claim, wait_from: Option<Timestamp>) -> bool {
+    /// Whether a pass can be inferred from `claim`, answered at `answered_at` (the opponent's
+    /// stone or press; the deadline: now): the board saw, clean, from the press (or from
+    /// `wait_from`, when later) until now, and no stone of the presser placed before the answer
+    /// is still settling.
+    pub(crate) fn pass_proven(
+        &self,
+        claim: &Claim,
+        wait_from: Option<Timestamp>,
+        answered_at: Timestamp,
+    ) -> bool {
         let start = wait_from.map_or(claim.at, |w| w.max(claim.at));
         !self.blind
             && !self.unclean
             && self.last_blind_at <= start
             && !self.late_stone_of(claim.color)
+            && !self.stone_settling_of(claim.color, answered_at)
+    }
+
+    /// Whether a new stone of `color`, placed before `before`, stands on the board but is not
+    /// reported yet (its region is still busy, fast play): it may be the press's move, so no
+    /// pass is proven.
+    fn stone_settling_of(&self, color: goban_rules::Color, before: Timestamp) -> bool {
+        let reading = go::reading_of(color);
+        let Some(m) = self.game.as_ref() else {
+            return false;
+        };
+        let board = m.game.board();
+        self.debouncer
+            .pending_readings()
+            .any(|(p, r, at)| r == reading && at < before && board.get(go::point(p)).is_none())
     }
 
     /// Whether a stone of `color` found only after the start (the board could not see it

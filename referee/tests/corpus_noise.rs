@@ -173,9 +173,22 @@ fn noisy_small_board_games_raise_no_alert() {
                 .iter()
                 .map(|a| (a.kind, a.move_number))
                 .collect();
+            let expected = names(record);
+            let at = recovered
+                .iter()
+                .zip(&expected)
+                .position(|(a, b)| a != b)
+                .unwrap_or(recovered.len().min(expected.len()));
             failures.push(format!(
-                "{} ({}x{}): {alerts:?}",
-                record.name, record.size, record.size
+                "{} ({}x{}): {alerts:?}, moves diverge at {}: {:?} for {:?} ({} of {})",
+                record.name,
+                record.size,
+                record.size,
+                at + 1,
+                recovered.get(at),
+                expected.get(at),
+                recovered.len(),
+                expected.len()
             ));
         }
     }

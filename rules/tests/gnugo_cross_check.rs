@@ -5,7 +5,7 @@
 //! `GOBAN_CORPUS=$PWD/../shared/corpus cargo test -p goban-rules --test gnugo_cross_check -- --ignored --nocapture`
 //! Every finished game of the corpus by default (issue 11: the full cross-check);
 //! `GNUGO_MAX_GAMES` limits the number of games and `GNUGO_SKIP_GAMES` skips the first ones
-//! in path order, to split a run.
+//! in path order, to split a run; `GNUGO_ONLY=a,b` keeps the records whose path contains `a` or `b`.
 mod common;
 
 use std::io::{BufRead, BufReader, Write};
@@ -66,7 +66,7 @@ impl Drop for Gtp {
     }
 }
 
-fn two_pass_games(root: &Path, skip: usize, limit: usize) -> Vec<PathBuf> {
+fn two_pass_games(root: &Path, only: &[String], skip: usize, limit: usize) -> Vec<PathBuf> {
     let files = common::sgf_files::sgf_files(&[
         &root.join("gnugo-regression/games"),
         &root.join("ai-19x19"),
@@ -87,9 +87,32 @@ fn two_pass_games(root: &Path, skip: usize, limit: usize) -> Vec<PathBuf> {
                     .replay_with(KoRule::Simple)
                     .is_ok_and(|r| r.game.state() == GameState::Counting)
         })
+        .filter(|p| {
+            only.is_empty()
+                || only
+                    .iter()
+                    .any(|o| p.to_string_lossy().contains(o.as_str()))
+        })
         .skip(skip)
         .take(limit)
         .collect()
+}
+
+/// Prints, for a disagreement, how GNU Go and we split the board, to find its cause.
+fn explain(gtp: &mut Gtp, score: &goban_rules::score::Score) {
+    for list in ["black_territory", "white_territory", "dame", "seki"] {
+        let points = gtp
+            .ask(&format!("final_status_list {list}"))
+            .unwrap_or_default();
+        println!(
+            "  gnugo {list} ({}): {points}",
+            points.split_whitespace().count()
+        );
+    }
+    println!(
+        "  ours: black {:?} white {:?} dame {} seki {}",
+        score.black, score.white, score.dame, score.seki_points
+    );
 }
 
 /// GNU Go's margin for Black in points from "B+3.5" / "W+2.0" / "0".
@@ -183,8 +206,12 @@ fn compare_counts_with_gnugo() {
         env("GNUGO_SKIP_GAMES", 0),
         env("GNUGO_MAX_GAMES", usize::MAX),
     );
+    // `GNUGO_ONLY=a,b`: only the records whose path contains one of these texts.
+    let only: Vec<String> = std::env::var("GNUGO_ONLY")
+        .map(|v| v.split(',').map(str::to_owned).collect())
+        .unwrap_or_default();
     let (mut agree, mut total, mut unexplained) = (0, 0, Vec::new());
-    for path in two_pass_games(&root, skip, limit) {
+    for path in two_pass_games(&root, &only, skip, limit) {
         let text = String::from_utf8_lossy(&std::fs::read(&path).unwrap()).into_owned();
         let rec = &read_sgf(&text).unwrap()[0];
         let game = rec.replay_with(KoRule::Simple).unwrap().game;
@@ -225,6 +252,7 @@ fn compare_counts_with_gnugo() {
                 (false, Some(cause)) => format!("DIFFERENT, known: {cause}"),
                 (false, None) => {
                     unexplained.push(format!("{name} {flag}"));
+                    explain(&mut gtp, &score);
                     "DIFFERENT, unexplained".to_owned()
                 }
             };

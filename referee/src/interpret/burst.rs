@@ -3,6 +3,7 @@
 use goban_rules::{Color, Move};
 
 use super::Diff;
+use crate::Timestamp;
 use crate::go;
 use crate::input::Reading;
 use crate::referee::Referee;
@@ -13,9 +14,13 @@ impl Referee {
         if self.read_resignation_burst(diff) {
             return true;
         }
-        let mut order: Vec<(usize, Color)> = diff.added.clone();
         // Stones that persist into the quiet board, in the order they arrived (igoki `infer-moves`).
-        order.sort_by_key(|&(p, _)| (self.changed_at[p], p));
+        let mut order: Vec<(usize, Color, Timestamp)> = diff
+            .added
+            .iter()
+            .map(|&(p, c)| (p, c, self.changed_at[p]))
+            .collect();
+        order.sort_by_key(|&(p, _, at)| (at, p));
         // A bare press still open (pass or premature press, digest) must be settled by the first
         // stone alone, as `on_new_stone` does; read as a sequence, the burst would leave the press
         // pending and pin it on a later move (CN2002 17.4).
@@ -23,25 +28,39 @@ impl Referee {
             .game
             .as_ref()
             .is_some_and(|m| m.pending_press.is_some());
-        if !press_open && self.replay_matches(&order) {
-            self.close_previous_move();
-            let last = order.len() - 1;
-            for (i, &(p, c)) in order.iter().enumerate() {
-                self.record_move(c, Move::Play(go::point(p)), self.changed_at[p], i == last);
-                if let Some(&(next, _)) = order.get(i + 1) {
-                    self.take_completing_press(c, self.changed_at[p], self.changed_at[next]);
+        if !press_open {
+            // With the stones that stood and were captured inside the stall (its sub-steps), or
+            // without them.
+            let with_substeps = self.with_vanished(&order);
+            for candidate in [with_substeps, order.clone()] {
+                let moves: Vec<(usize, Color)> =
+                    candidate.iter().map(|&(p, c, _)| (p, c)).collect();
+                if self.replay_matches(&moves) {
+                    self.record_burst(&candidate);
+                    return true;
                 }
             }
-            return true;
         }
         // Not a clean sequence: take the earliest stone alone; the loop reads the rest again.
-        let (x, s) = order[0];
+        let (x, s, _) = order[0];
         let only = Diff {
             added: vec![(x, s)],
             removed: diff.removed.clone(),
             changed: Vec::new(),
         };
         self.on_new_stone(x, s, &only)
+    }
+
+    /// Records the stones of a burst as moves, each completed by the press made before the next.
+    fn record_burst(&mut self, order: &[(usize, Color, Timestamp)]) {
+        self.close_previous_move();
+        let last = order.len() - 1;
+        for (i, &(p, c, at)) in order.iter().enumerate() {
+            self.record_move(c, Move::Play(go::point(p)), at, i == last);
+            if let Some(&(_, _, next_at)) = order.get(i + 1) {
+                self.take_completing_press(c, at, next_at);
+            }
+        }
     }
 
     /// The press of `color` between its stone (at `from`) and the next stone of the burst
@@ -65,7 +84,7 @@ impl Referee {
     }
 
     /// Whether playing `order` alternately from the side to move gives exactly the physical board.
-    fn replay_matches(&self, order: &[(usize, Color)]) -> bool {
+    pub(super) fn replay_matches(&self, order: &[(usize, Color)]) -> bool {
         let Some(m) = &self.game else { return false };
         let mut game = m.game.clone();
         let mut color = game.to_move();

@@ -4,6 +4,7 @@ mod burst;
 mod diff;
 mod removal;
 mod stone;
+mod substep;
 
 pub(crate) use diff::Diff;
 
@@ -29,6 +30,7 @@ impl Referee {
         }
         self.physical = quiet.readings;
         self.changed_at = quiet.changed_at;
+        self.keep_vanished(quiet.vanished);
         self.update_unknown_points();
         self.update_chattering();
         self.update_sight();

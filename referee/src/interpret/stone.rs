@@ -96,8 +96,18 @@ impl Referee {
         if let Some(press) = m.pending_press.filter(|p| p.color == to_move) {
             m.pending_press = None;
             let wait = m.pending_wait_from.take();
-            if !self.pass_proven(&press, wait) {
+            if !self.pass_proven(&press, wait, self.changed_at[x]) {
                 // The press's stone may hide where the board could not see: ask (point 7).
+                self.hold(vec![press]);
+                return false;
+            }
+            if let Some(t) = self.vanished_move(to_move, x, s) {
+                // Its stone stood and was captured inside a stall: a move, not a pass.
+                self.play_vanished(t, to_move, &press);
+                return true;
+            }
+            if self.vanished_stone_of(to_move) {
+                // A stone of the presser stood and went, and no sequence explains it: ask.
                 self.hold(vec![press]);
                 return false;
             }

@@ -448,6 +448,9 @@ impl Hall {
     /// Hands an input to the referee at `stamp` and records what came out.
     fn feed(&mut self, stamp: u64, input: Input) {
         self.now_ms = self.now_ms.max(stamp);
+        if tracing() {
+            eprintln!("trace {} in {input:?}", self.now_ms);
+        }
         let _ = self
             .referee
             .handle(Timestamp(ORIGIN_MS + self.now_ms), input);
@@ -479,6 +482,9 @@ impl Hall {
 
     fn drain(&mut self) {
         while let Some(event) = self.referee.poll_event() {
+            if tracing() {
+                eprintln!("trace {} out {:?}", self.now_ms, event.kind);
+            }
             let noted = match event.kind {
                 EventKind::InfractionRaised { infraction } => Noted::Infraction {
                     kind: infraction.kind,
@@ -526,6 +532,12 @@ impl Hall {
             log.position = state.position.clone();
         }
     }
+}
+
+/// `GOBAN_STRESS_TRACE=1`: every input and event on stderr, to follow a failing game.
+fn tracing() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("GOBAN_STRESS_TRACE").is_some())
 }
 
 fn clock_key(k: goban_protocol::Key) -> ClockKey {

@@ -2,7 +2,8 @@
 //!
 //! Run: `GOBAN_CORPUS=../shared/corpus cargo test -p goban-e2e --test hall_stress -- --nocapture`.
 //! `GOBAN_STRESS_GAMES=N` plays N games per scenario (default 3; a longer local run: 20),
-//! `GOBAN_STRESS_ONLY=text` only the scenarios whose name contains `text`.
+//! `GOBAN_STRESS_ONLY=text` only the scenarios whose name contains `text`, `GOBAN_STRESS_TRACE=1`
+//! every input and event of the referee on stderr.
 
 mod corpus;
 mod hall;
@@ -29,7 +30,7 @@ const GAMES: usize = 3;
 /// Scenarios that do not meet the targets yet with the default game count (issue 15, the
 /// referee's part). The suite fails when one of them starts passing (remove it here) or
 /// another one fails: the list can only shrink.
-const KNOWN_FAILING: &[&str] = &["pace 0.25 s/move", "pace 0.50 s/move"];
+const KNOWN_FAILING: &[&str] = &["pace 0.25 s/move"];
 
 fn games_per_scenario() -> usize {
     std::env::var("GOBAN_STRESS_GAMES")

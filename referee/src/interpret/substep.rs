@@ -1,0 +1,77 @@
+//! The sub-steps of a stall: a stone that stood and went again before its region was quiet (placed, then captured) is the move a press was made for, never a pass (issue 15).
+
+use goban_rules::{Color, Move};
+
+use crate::Timestamp;
+use crate::debounce::Vanished;
+use crate::go;
+use crate::match_state::Claim;
+use crate::referee::Referee;
+
+/// At most this many sub-steps are kept for one move: a stall holds a few stones at most.
+const VANISHED_KEPT: usize = 16;
+
+impl Referee {
+    /// Keeps the stones of the last report that stood and went, after the last move's stone.
+    pub(super) fn keep_vanished(&mut self, vanished: Vec<Vanished>) {
+        let Some(m) = self.game.as_mut() else { return };
+        let since = m.placed_at;
+        m.vanished.retain(|v| v.from > since);
+        m.vanished
+            .extend(vanished.into_iter().filter(|v| v.from > since));
+        let extra = m.vanished.len().saturating_sub(VANISHED_KEPT);
+        m.vanished.drain(..extra);
+    }
+
+    /// A stone of `mover` that stood and went since the last move and that, played before
+    /// `s`'s stone at `x`, makes the board read as it does (that stone captured it).
+    pub(super) fn vanished_move(&self, mover: Color, x: usize, s: Color) -> Option<Vanished> {
+        let m = self.game.as_ref()?;
+        let reading = go::reading_of(mover);
+        m.vanished
+            .iter()
+            .filter(|v| v.reading == reading && v.from > m.placed_at && v.index != x)
+            .find(|v| self.replay_matches(&[(v.index, mover), (x, s)]))
+            .copied()
+    }
+
+    /// A burst's stones with the stones that stood and went since the last move, in the
+    /// order they were first read.
+    pub(super) fn with_vanished(
+        &self,
+        order: &[(usize, Color, Timestamp)],
+    ) -> Vec<(usize, Color, Timestamp)> {
+        let Some(m) = self.game.as_ref() else {
+            return order.to_vec();
+        };
+        let mut all = order.to_vec();
+        for v in m.vanished.iter().filter(|v| v.from > m.placed_at) {
+            if let Some(c) = v.reading.color()
+                && !all.iter().any(|&(p, _, _)| p == v.index)
+            {
+                all.push((v.index, c, v.from));
+            }
+        }
+        all.sort_by_key(|&(p, _, at)| (at, p));
+        all
+    }
+
+    /// Whether a stone of `mover` stood a whole settle time and went since the last move
+    /// (a shorter one may be a hand's flicker: it counts only when it explains the board).
+    pub(super) fn vanished_stone_of(&self, mover: Color) -> bool {
+        let reading = go::reading_of(mover);
+        let settle = self.config.settle_ms;
+        self.game.as_ref().is_some_and(|m| {
+            m.vanished.iter().any(|v| {
+                v.reading == reading && v.from > m.placed_at && v.from.plus_ms(settle) <= v.to
+            })
+        })
+    }
+
+    /// Records the vanished stone `v` as `mover`'s move, completed by `press`.
+    pub(super) fn play_vanished(&mut self, v: Vanished, mover: Color, press: &Claim) {
+        self.close_previous_move();
+        let time = Some((press.time_left, press.periods_left));
+        self.record_timed_move(mover, Move::Play(go::point(v.index)), v.from, false, time);
+    }
+}
