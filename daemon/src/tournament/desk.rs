@@ -237,7 +237,12 @@ impl Desk {
         let pairing = round
             .at_table(table)
             .ok_or(DeskError::UnknownTable(table.0))?;
-        let setup = boards::setup(round, pairing, self.config.event.as_deref());
+        let setup = boards::setup(
+            round,
+            pairing,
+            self.config.event.as_deref(),
+            self.config.place.as_deref(),
+        );
         let game = boards::start(&self.hub, board, setup)
             .await
             .map_err(|e| DeskError::Conflict(format!("table {table} on {board}: {e}")))?;

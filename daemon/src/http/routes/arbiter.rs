@@ -100,7 +100,12 @@ pub(crate) async fn handle_start_game(
             live.phase_word()
         )));
     }
-    submit(&app, &board, who, body.command(), body.note.clone()).await
+    let config = app.tournament.as_ref().map(|desk| &desk.config);
+    let command = body.command(
+        config.and_then(|c| c.event.as_deref()),
+        config.and_then(|c| c.place.as_deref()),
+    );
+    submit(&app, &board, who, command, body.note.clone()).await
 }
 
 /// POST /boards/{board}/infractions/{id}/ruling: confirm, sanction, dismiss or convert an alert.
