@@ -2,17 +2,28 @@
 # The HTTP contract: schemathesis (pinned below) fuzzes the real binary's API from its own
 # OpenAPI document, with every check (not only "no 5xx"), and fails on any finding.
 # Target: `goban-bridge demo` (simulated tables, embedded broker), arbiter token `demo`.
-# Bounded: a fixed number of examples per operation and a time budget for the whole run.
+# Bounded: a fixed number of examples per operation (every operation is run) and a hard
+# time limit for the whole run: about a minute and a half on 2 cores at 100 examples.
+# Without schemathesis and no way to install it, it says it skipped; under CI=true it fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 SCHEMATHESIS_VERSION=4.32.5
-EXAMPLES="${CONTRACT_EXAMPLES:-25}"
-BUDGET_S="${CONTRACT_BUDGET_S:-300}"
+EXAMPLES="${CONTRACT_EXAMPLES:-100}"
+BUDGET_S="${CONTRACT_BUDGET_S:-240}"
 
 if ! schemathesis --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
   python3 -m pip install -q "schemathesis==$SCHEMATHESIS_VERSION" \
-    || python3 -m pip install -q --break-system-packages "schemathesis==$SCHEMATHESIS_VERSION"
+    || python3 -m pip install -q --break-system-packages "schemathesis==$SCHEMATHESIS_VERSION" \
+    || true
+fi
+if ! schemathesis --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
+  if [ "${CI:-}" = "true" ]; then
+    echo "contract: CI=true but schemathesis $SCHEMATHESIS_VERSION could not be installed" >&2
+    exit 1
+  fi
+  echo "skipped: the HTTP contract (schemathesis $SCHEMATHESIS_VERSION not installed, pip failed)"
+  exit 0
 fi
 
 bin="${GOBAN_BRIDGE_BIN:-}"
@@ -52,6 +63,7 @@ request = urllib.request.Request(
 urllib.request.urlopen(request, timeout=10)
 PY
 # The SSE stream never ends by design: it is tested in daemon/tests (e2e_bridge.rs), not here.
+status=0
 timeout "$BUDGET_S" schemathesis --config-file tests/contract/schemathesis.toml \
   run "$base/api/v1/openapi.json" \
   --url "$base" \
@@ -64,4 +76,8 @@ timeout "$BUDGET_S" schemathesis --config-file tests/contract/schemathesis.toml 
   --header "Authorization: Bearer demo" \
   --exclude-path-regex '/events$' \
   --workers 1 \
-  "$@"
+  "$@" || status=$?
+if [ "$status" -eq 124 ]; then
+  echo "contract: schemathesis did not finish within ${BUDGET_S}s (CONTRACT_BUDGET_S)" >&2
+fi
+exit "$status"
