@@ -83,6 +83,25 @@ async fn a_finished_game_is_backed_up_exported_and_downloaded() {
         .await
         .expect("SGF text");
     assert_eq!(sgf, kept, "export equals the journal's record");
+    // The final state as GET /games/{game} keeps it carries `v` and `seq` like every
+    // board state (api.md "Conventions"): the seq of the state that finished the game.
+    let kept: serde_json::Value = reqwest::get(format!("{}/games/{game}", daemon.base()))
+        .await
+        .expect("GET the archived state")
+        .json()
+        .await
+        .expect("a JSON state");
+    assert_eq!(
+        (kept["game"].as_str(), kept["result"].as_str()),
+        (Some(game.as_str()), Some("B+R")),
+        "{kept}"
+    );
+    let (kept_seq, live_seq) = (kept["seq"].as_u64(), state["seq"].as_u64());
+    assert!(
+        kept_seq.is_some_and(|seq| seq > 0 && Some(seq) <= live_seq),
+        "seq {kept_seq:?} of the archived state, {live_seq:?} live: {kept}"
+    );
+    assert_eq!(kept["v"], state["v"], "{kept}");
     for p in &OPENING[1..4] {
         let sgf_point = format!(
             "[{}{}]",

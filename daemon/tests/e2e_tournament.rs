@@ -54,7 +54,8 @@ fn write_config(work: &Path, http_port: u16, prefix: &str, pairgoth: &str) -> st
         "[server]\nlisten = \"127.0.0.1:{http_port}\"\narbiter_tokens = [\"{TOKEN}\"]\n\
          [journal]\npath = {:?}\n[mqtt]\nurl = \"mqtt://127.0.0.1:1883\"\nprefix = \"{prefix}\"\n\
          client_id = \"{prefix}\"\nmax_backoff = \"500ms\"\n\
-         [tournament]\nsystem = \"swiss\"\nevent = \"Test Open\"\nretry = \"200ms\"\n\
+         [tournament]\nsystem = \"swiss\"\nevent = \"Test Open\"\nplace = \"Hall [B]\"\n\
+         retry = \"200ms\"\n\
          [tournament.pairgoth]\nurl = \"{pairgoth}\"\ntournament = {TID}\n",
         work.join("journal.sqlite").display().to_string()
     );
@@ -148,6 +149,39 @@ async fn round_one_is_played_pushed_once_and_round_two_imported() {
     .await;
     assert_eq!(board1["black"], "Wei Li");
     assert_eq!(board1["white"], "Fang Wang");
+
+    // The record names the event, round and place of the config and the round, and the
+    // time system the game runs (Pairgoth's, 10 min + 5 s Fischer, not the board's
+    // byo-yomi), and the rules core's own reader reads them back.
+    let sgf = http()
+        .get(format!("{base}/boards/table-1/sgf"))
+        .send()
+        .await
+        .expect("GET sgf")
+        .text()
+        .await
+        .expect("sgf text");
+    for needle in [
+        "EV[Test Open]",
+        "RO[1]",
+        "PC[Hall [B\\]]",
+        "TM[600]",
+        "OT[Fischer +5s per move]",
+    ] {
+        assert!(sgf.contains(needle), "{needle} missing in {sgf}");
+    }
+    let read = goban_rules::sgf::read_sgf(&sgf).expect("the record reads back");
+    let info = &read[0].info;
+    assert_eq!(
+        (
+            info.event.as_deref(),
+            info.round.as_deref(),
+            info.place.as_deref()
+        ),
+        (Some("Test Open"), Some("1"), Some("Hall [B]"))
+    );
+    assert_eq!(info.time_limit, Some(600.0));
+    assert_eq!(info.overtime.as_deref(), Some("Fischer +5s per move"));
 
     // The simulated players play six moves on each board.
     let cancel = CancellationToken::new();

@@ -193,14 +193,22 @@ async fn the_desk_reads_and_writes_opengotha_reseats_and_records_decisions() {
         .collect();
     assert_eq!(top.len(), 2, "{standings}");
 
-    // A CSV round replaces the current one; bad rows are 400 with the line.
+    // A CSV round replaces the current one; a file that is not a round is a 422 naming the line.
     let (status, bad) = api
         .post(
             "/tournament/round",
             json!({"source": "csv", "round": 3, "document": "1,A,B\nx,C,D\n"}),
         )
         .await;
-    assert_eq!(status, 400, "{bad}");
+    assert_eq!(
+        (status, bad["error"].as_str()),
+        (422, Some("unreadable_document")),
+        "{bad}"
+    );
+    assert!(
+        bad["detail"].as_str().unwrap_or("").contains("line"),
+        "{bad}"
+    );
     let (status, csv) = api.post("/tournament/round", json!({"source": "csv", "round": 3, "document": "1,Ann,Bob,0,6.5\n2,Cy,Di\n7,Ed,Fay\n"})).await;
     assert_eq!(status, 200, "{csv}");
     assert_eq!(

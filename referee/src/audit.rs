@@ -128,7 +128,7 @@ fn ruling_words(m: &Match, id: &InfractionId, before: PerColor) -> String {
     };
     let mut words = format!(
         ": {} by {} ({})",
-        alert.kind,
+        alert.kind.words(),
         alert.player.map_or("no player", color_word),
         alert.article
     );

@@ -146,6 +146,10 @@ pub struct GameSetup {
     pub colours_fixed: Option<bool>,
     /// Event name for the SGF `EV`.
     pub event: Option<String>,
+    /// Round for the SGF `RO` (a tournament round's number).
+    pub round: Option<String>,
+    /// Place for the SGF `PC`.
+    pub place: Option<String>,
 }
 
 /// An arbiter's decision on an alert.

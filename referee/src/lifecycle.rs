@@ -51,6 +51,8 @@ impl Referee {
         m.black = setup.black.unwrap_or_else(|| self.config.black.clone());
         m.white = setup.white.unwrap_or_else(|| self.config.white.clone());
         m.event = setup.event.or_else(|| self.config.event.clone());
+        m.round = setup.round;
+        m.place = setup.place;
         m.colours_fixed = setup.colours_fixed.unwrap_or(true);
         m.komi = rules.komi;
         self.drop_held("; a new game started");

@@ -50,6 +50,10 @@ pub(crate) struct Match {
     pub(crate) black: String,
     pub(crate) white: String,
     pub(crate) event: Option<String>,
+    /// The round (SGF `RO`).
+    pub(crate) round: Option<String>,
+    /// The place (SGF `PC`).
+    pub(crate) place: Option<String>,
     /// When the arbiter started the game.
     pub(crate) started_at: Timestamp,
     pub(crate) colours_fixed: bool,
@@ -148,6 +152,8 @@ impl Match {
             black: String::new(),
             white: String::new(),
             event: None,
+            round: None,
+            place: None,
             started_at: now,
             colours_fixed: true,
             ruleset: game.setup().ruleset,

@@ -1,15 +1,104 @@
-//! The live game record as SGF FF[4], through the rules core's writer: per-move BL/WL, infractions
-//! and the arbiter's actions as comments on their node, and the count's TB/TW at the end.
+//! The live game record as SGF FF[4], through the rules core's writer: the event, round, place
+//! and time system at the root, per-move BL/WL, infractions and the arbiter's actions as
+//! comments in words on their node, and the count's TB/TW at the end.
 
-use goban_rules::GameResult;
 use goban_rules::score::{DeadStones, Territory};
 use goban_rules::sgf::{GameInfo, MoveAnnotation, write_sgf, write_sgf_counted};
+use goban_rules::{Color, GameResult};
 
 use crate::audit::AuditEntry;
+use crate::clock::{Millis, TimeControl};
 use crate::go;
+use crate::infraction::{Infraction, InfractionStatus};
 use crate::match_state::Match;
 use crate::referee::Referee;
 use crate::state::Phase;
+
+/// Seconds as SGF writes a real number: `30`, `1.5`.
+fn seconds(ms: Millis) -> String {
+    let ms = ms.as_ms();
+    if ms.is_multiple_of(1000) {
+        (ms / 1000).to_string()
+    } else {
+        format!("{}", ms as f64 / 1000.0)
+    }
+}
+
+/// `TM` (each side's main time, seconds) and `OT` (the overtime in the usual SGF
+/// wording: `5x30 byo-yomi`, `15/600 Canadian`) of a time control; nothing without a clock.
+pub(crate) fn time_system(control: Option<TimeControl>) -> (Option<f64>, Option<String>) {
+    let Some(control) = control.filter(|c| *c != TimeControl::None) else {
+        return (None, None);
+    };
+    let main = Some(control.main().as_ms() as f64 / 1000.0);
+    let overtime = match control {
+        TimeControl::None | TimeControl::Absolute { .. } => None,
+        TimeControl::ByoyomiCn {
+            reserve, period, ..
+        } => Some(format!(
+            "{reserve}x{} byo-yomi (Chinese, CN2002 12.3)",
+            seconds(period)
+        )),
+        TimeControl::ByoyomiJp {
+            periods, period, ..
+        } => Some(format!("{periods}x{} byo-yomi", seconds(period))),
+        TimeControl::Canadian { moves, block, .. } => {
+            Some(format!("{moves}/{} Canadian", seconds(block)))
+        }
+        TimeControl::Fischer { increment, max, .. } => Some(match max {
+            Some(cap) => format!(
+                "Fischer +{}s per move, at most {}s",
+                seconds(increment),
+                seconds(cap)
+            ),
+            None => format!("Fischer +{}s per move", seconds(increment)),
+        }),
+    };
+    (main, overtime)
+}
+
+fn player_word(color: Option<Color>) -> &'static str {
+    match color {
+        Some(Color::Black) => "Black",
+        Some(Color::White) => "White",
+        None => "no player",
+    }
+}
+
+/// Where an alert stands, in words.
+fn status_words(status: InfractionStatus) -> &'static str {
+    match status {
+        InfractionStatus::Open => "open, waiting for the arbiter",
+        InfractionStatus::Confirmed => "confirmed by the arbiter",
+        InfractionStatus::Sanctioned => "sanctioned",
+        InfractionStatus::Dismissed => "dismissed by the arbiter",
+        InfractionStatus::Converted => "converted into a pass (CN2002 22.5)",
+    }
+}
+
+/// An alert as an SGF comment line: "Captured stones not removed (CN2002 18.2, 22.6) by
+/// White at D4: sanctioned, warning (art. 24)".
+fn infraction_line(m: &Match, i: &Infraction) -> String {
+    let words = i.kind.words();
+    let mut kind = words[..1].to_uppercase();
+    kind.push_str(&words[1..]);
+    // A warning in effect names its article, automatic or ruled (CN2002 24).
+    let warned = i.sanction_applied && i.kind.sanction_warns(m.ruleset);
+    let warning = if warned { ", warning (art. 24)" } else { "" };
+    // The points too: a voided ko or forbidden stone is a pass in the
+    // record, and its comment is where its point stays (issue 15).
+    let at = if i.points.is_empty() {
+        String::new()
+    } else {
+        format!(" at {}", i.points.join(" "))
+    };
+    format!(
+        "{kind} ({}) by {}{at}: {}{warning}",
+        i.article,
+        player_word(i.player),
+        status_words(i.status)
+    )
+}
 
 /// One audit entry as an SGF comment line: "arbiter#1, 10:04:05: 1 min added to Black's clock (…). Note: …".
 fn audit_line(entry: &AuditEntry) -> String {
@@ -49,11 +138,16 @@ impl Referee {
             None => format!("{} on {}", m.id, self.config.board),
         }];
         root.extend(audit_lines(m, 0));
+        let (time_limit, overtime) = time_system(m.clock.time_control());
         let info = GameInfo {
             black: Some(m.black.clone()),
             white: Some(m.white.clone()),
             date: m.started_at.to_rfc3339().get(..10).map(str::to_owned),
             event: m.event.clone(),
+            round: m.round.clone(),
+            place: m.place.clone(),
+            time_limit,
+            overtime,
             // RE in points, as every SGF tool reads it; the rules' own wording (stones
             // under CN2002) goes in the root comment.
             result: rules_result.map(|r| r.to_sgf()),
@@ -68,25 +162,7 @@ impl Referee {
                     .infractions
                     .iter()
                     .filter(|i| i.move_number == record.number)
-                    .map(|i| {
-                        // A warning in effect names its article, automatic or ruled (CN2002 24).
-                        let warned = i.sanction_applied && i.kind.sanction_warns(m.ruleset);
-                        let warning = if warned { ", warning (art. 24)" } else { "" };
-                        // The points too: a voided ko or forbidden stone is a pass in the
-                        // record, and its comment is where its point stays (issue 15).
-                        let at = if i.points.is_empty() {
-                            String::new()
-                        } else {
-                            format!(" at {}", i.points.join(" "))
-                        };
-                        format!(
-                            "{} ({}) by {}{at}: {}{warning}",
-                            i.kind,
-                            i.article,
-                            i.player.map_or("no player".to_owned(), |c| c.to_string()),
-                            i.status
-                        )
-                    })
+                    .map(|i| infraction_line(m, i))
                     .collect();
                 lines.extend(audit_lines(m, record.number));
                 MoveAnnotation {
@@ -113,5 +189,42 @@ impl Referee {
         };
         let dead = DeadStones::from_points(dead.into_iter().map(go::point));
         Some(Territory::of(m.game.board(), &dead))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use super::*;
+
+    fn system(text: &str) -> (Option<f64>, Option<String>) {
+        time_system(Some(TimeControl::from_str(text).expect(text)))
+    }
+
+    #[test]
+    fn time_systems_in_sgf_words() {
+        assert_eq!(
+            system("byoyomi-jp:main=10m,periods=3,period=30s"),
+            (Some(600.0), Some("3x30 byo-yomi".into()))
+        );
+        assert_eq!(
+            system("byoyomi-cn:main=60m,reserve=5"),
+            (
+                Some(3600.0),
+                Some("5x60 byo-yomi (Chinese, CN2002 12.3)".into())
+            )
+        );
+        assert_eq!(
+            system("canadian:main=60m,moves=15,block=10m"),
+            (Some(3600.0), Some("15/600 Canadian".into()))
+        );
+        assert_eq!(
+            system("fischer:main=30m,increment=1500ms"),
+            (Some(1800.0), Some("Fischer +1.5s per move".into()))
+        );
+        assert_eq!(system("absolute:main=90m"), (Some(5400.0), None));
+        assert_eq!(system("none"), (None, None));
+        assert_eq!(time_system(None), (None, None));
     }
 }

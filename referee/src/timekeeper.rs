@@ -47,6 +47,11 @@ impl Timekeeper {
         Self { clock }
     }
 
+    /// The game's time control; `None` without a clock.
+    pub(crate) fn time_control(&self) -> Option<TimeControl> {
+        self.clock.as_ref().map(|c| *c.time_control())
+    }
+
     /// The spoken form of a clock event (`None` for a flag fall or without a clock).
     pub(crate) fn call_code(&self, event: &ClockEvent) -> Option<CallCode> {
         self.clock

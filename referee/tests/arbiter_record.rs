@@ -204,7 +204,7 @@ fn a_warning_ruling_names_its_article_in_the_trail() {
     assert!(
         entry
             .what
-            .contains("premature_press by White (CN2002 17.4)"),
+            .contains("clock pressed before the stone was placed by White (CN2002 17.4)"),
         "{entry:?}"
     );
     assert!(
@@ -213,7 +213,7 @@ fn a_warning_ruling_names_its_article_in_the_trail() {
     );
     let sgf = t.referee.sgf();
     assert!(
-        sgf.contains("premature_press (CN2002 17.4) by white at C3: sanctioned, warning (art. 24)"),
+        sgf.contains("Clock pressed before the stone was placed (CN2002 17.4) by White at C3: sanctioned, warning (art. 24)"),
         "{sgf}"
     );
     assert!(

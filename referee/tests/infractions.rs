@@ -84,7 +84,7 @@ fn a_forbidden_stone_counted_as_a_pass_keeps_its_point_in_the_sgf() {
     );
     let sgf = t.referee.sgf();
     assert!(
-        sgf.contains("forbidden_point (CN2002 19) by black at A1"),
+        sgf.contains("Stone on a forbidden point (CN2002 19) by Black at A1"),
         "{sgf}"
     );
 }

@@ -244,7 +244,12 @@ fn sgf_records_moves_times_and_infractions() {
         sgf.contains("BL[599.6]"),
         "BL is the time at the press: {sgf}"
     );
-    assert!(sgf.contains("premature_press (CN2002 17.4)"), "{sgf}");
+    assert!(
+        sgf.contains("Clock pressed before the stone was placed (CN2002 17.4) by White"),
+        "{sgf}"
+    );
+    // The time system at the root: Fischer 10 min + 5 s.
+    assert!(sgf.contains("TM[600]OT[Fischer +5s per move]"), "{sgf}");
 }
 
 #[test]

@@ -110,7 +110,11 @@ fn sample_game() -> (Game, GameInfo, Vec<MoveAnnotation>) {
         black: Some("Nie Weiping".into()),
         white: Some("Cho Hunhyun".into()),
         date: Some("2026-11-30".into()),
-        event: Some("Hall cup, round 1".into()),
+        event: Some("Hall cup".into()),
+        round: Some("1".into()),
+        place: Some("Beijing, Qiyuan hall".into()),
+        time_limit: Some(600.0),
+        overtime: Some("3x30 byo-yomi".into()),
         comment: Some("recorded by goban-bridge".into()),
         ..GameInfo::default()
     };
@@ -132,6 +136,11 @@ fn written_sgf_reads_back_the_same_game() {
         "DT[2026-11-30]",
         "OW[3]",
         "WL[600]",
+        "EV[Hall cup]",
+        "RO[1]",
+        "PC[Beijing, Qiyuan hall]",
+        "TM[600]",
+        "OT[3x30 byo-yomi]",
     ] {
         assert!(text.contains(needle), "{needle} missing in {text}");
     }
@@ -140,6 +149,11 @@ fn written_sgf_reads_back_the_same_game() {
     assert_eq!(back.setup.handicap, 3);
     assert_eq!(back.info.black, info.black);
     assert_eq!(back.info.event, info.event);
+    assert_eq!(
+        (&back.info.round, &back.info.place, &back.info.overtime),
+        (&info.round, &info.place, &info.overtime)
+    );
+    assert_eq!(back.info.time_limit, Some(600.0));
     assert_eq!(back.info.result.as_deref(), Some("W+0.25"));
     let r = back.replay_with(KoRule::Situational).unwrap();
     assert_eq!(r.game.board(), g.board());

@@ -2,17 +2,28 @@
 # The HTTP contract: schemathesis (pinned below) fuzzes the real binary's API from its own
 # OpenAPI document, with every check (not only "no 5xx"), and fails on any finding.
 # Target: `goban-bridge demo` (simulated tables, embedded broker), arbiter token `demo`.
-# Bounded: a fixed number of examples per operation and a time budget for the whole run.
+# Bounded: a fixed number of examples per operation (every operation is run) and a hard
+# time limit for the whole run: about a minute and a half on 2 cores at 100 examples.
+# Without schemathesis and no way to install it, it says it skipped; under CI=true it fails.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 SCHEMATHESIS_VERSION=4.32.5
-EXAMPLES="${CONTRACT_EXAMPLES:-25}"
-BUDGET_S="${CONTRACT_BUDGET_S:-300}"
+EXAMPLES="${CONTRACT_EXAMPLES:-100}"
+BUDGET_S="${CONTRACT_BUDGET_S:-240}"
 
 if ! schemathesis --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
   python3 -m pip install -q "schemathesis==$SCHEMATHESIS_VERSION" \
-    || python3 -m pip install -q --break-system-packages "schemathesis==$SCHEMATHESIS_VERSION"
+    || python3 -m pip install -q --break-system-packages "schemathesis==$SCHEMATHESIS_VERSION" \
+    || true
+fi
+if ! schemathesis --version 2>/dev/null | grep -q "$SCHEMATHESIS_VERSION"; then
+  if [ "${CI:-}" = "true" ]; then
+    echo "contract: CI=true but schemathesis $SCHEMATHESIS_VERSION could not be installed" >&2
+    exit 1
+  fi
+  echo "skipped: the HTTP contract (schemathesis $SCHEMATHESIS_VERSION not installed, pip failed)"
+  exit 0
 fi
 
 bin="${GOBAN_BRIDGE_BIN:-}"
@@ -35,8 +46,26 @@ cleanup() {
 trap cleanup EXIT
 
 base="http://127.0.0.1:$port"
+# A round on the desk, so the table operations have tables (schemathesis.toml names them).
+python3 - "$base" <<'PY'
+import json, sys, time, urllib.request
+base = sys.argv[1]
+for _ in range(150):
+    try:
+        urllib.request.urlopen(f"{base}/api/v1/health", timeout=2)
+        break
+    except OSError:
+        time.sleep(0.2)
+round_1 = {"source": "csv", "round": 1, "document": "1,Ann,Bob\n2,Cy,Di\n"}
+request = urllib.request.Request(
+    f"{base}/api/v1/tournament/round", data=json.dumps(round_1).encode(), method="POST",
+    headers={"Authorization": "Bearer demo", "Content-Type": "application/json"})
+urllib.request.urlopen(request, timeout=10)
+PY
 # The SSE stream never ends by design: it is tested in daemon/tests (e2e_bridge.rs), not here.
-timeout "$BUDGET_S" schemathesis run "$base/api/v1/openapi.json" \
+status=0
+timeout "$BUDGET_S" schemathesis --config-file tests/contract/schemathesis.toml \
+  run "$base/api/v1/openapi.json" \
   --url "$base" \
   --wait-for-schema 30 \
   --checks all \
@@ -47,4 +76,8 @@ timeout "$BUDGET_S" schemathesis run "$base/api/v1/openapi.json" \
   --header "Authorization: Bearer demo" \
   --exclude-path-regex '/events$' \
   --workers 1 \
-  "$@"
+  "$@" || status=$?
+if [ "$status" -eq 124 ]; then
+  echo "contract: schemathesis did not finish within ${BUDGET_S}s (CONTRACT_BUDGET_S)" >&2
+fi
+exit "$status"

@@ -8,13 +8,11 @@ mod seki;
 #[cfg(test)]
 mod tests;
 
-use std::str::FromStr;
 use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::{StatusCode, header};
-use goban_referee::clock::TimeControl;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -73,7 +71,8 @@ pub(crate) struct StartGameBody {
     #[serde(deserialize_with = "super::whole_number::option_u8")]
     #[schema(minimum = 0, maximum = 9)]
     pub(crate) handicap: Option<u8>,
-    /// Time control string, e.g. `byoyomi-cn:main=60m,reserve=5`.
+    /// Time control, e.g. `byoyomi-cn:main=60m,reserve=5`: api.md's grammar with the keys
+    /// in its order and no zero parts (`0s` for none); a Fischer `max` is set in the config.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(example = "byoyomi-cn:main=60m,reserve=5")]
     pub(crate) time_control: Option<String>,
@@ -192,7 +191,7 @@ pub(crate) enum ClockBody {
 #[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct DeadStonesBody {
-    /// Points like `D4`, at least one; each must lie on the board (a 400 otherwise).
+    /// Points like `D4`, at least one; a point off this board's edge is a 409.
     #[schema(example = json!(["D4"]), min_items = 1, max_items = 361, value_type = Vec<PointName>)]
     pub(crate) points: Vec<String>,
     /// True marks dead, false unmarks.
@@ -208,20 +207,18 @@ pub(crate) struct DeadStonesBody {
 
 /// `POST /boards/{board}/result`: the result in SGF `RE` form.
 ///
-/// Only what the game's ruleset can produce is accepted (a 400 otherwise):
-/// `B+R`, `W+T`, `B+F` (forfeit), `0` (draw), `Void` (no result), or a margin
-/// in the ruleset's unit that is not larger than the board: stones in steps
-/// of 0.25 under cn2002 and historical, points in steps of 0.5 under jk and ing.
+/// The form is `B+R`, `W+T`, `B+F` (forfeit), `0` (draw), `Void` (no result), or a
+/// margin in quarter steps up to 511 (a 400 otherwise). The game decides the rest
+/// (a 409 otherwise): a margin in the ruleset's unit that is not larger than its
+/// board, stones in steps of 0.25 under cn2002 and historical, points in steps of
+/// 0.5 under jk and ing.
 #[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct ResultBody {
     /// E.g. `B+R`, `W+6.5` (points), `B+0.75` (CN2002 stones), `W+T`, `0`, `Void`; a margin
-    /// of at most 361 (a 19-line board), and a 400 when the game's board, komi or
-    /// ruleset step does not allow it.
-    #[schema(
-        example = "B+R",
-        pattern = "^([BW]\\+(R|T|F|([0-9]{1,2}|[12][0-9]{2}|3[0-5][0-9]|36[01])(\\.(25|5|75))?)|0|Void)$"
-    )]
+    /// of at most 511 (361 points and the largest komi), and a 409 when the game's board,
+    /// komi or ruleset step does not allow it. (Its pattern is patterns.rs's `RESULT`.)
+    #[schema(example = "B+R")]
     pub(crate) result: String,
     /// Needed to end a game still in play (playing or paused); without it such a
     /// request is a 409. During counting or after the end, a result is set or corrected freely.
@@ -342,8 +339,8 @@ impl Validate for StartGameBody {
             ));
         }
         if let Some(time_control) = &self.time_control {
-            // The referee's parser: one grammar for config and API (api.md "Time control strings").
-            TimeControl::from_str(time_control)
+            // The pattern of the document, then the referee's parser (api.md "Time control strings").
+            grammar::parse_time_control(time_control)
                 .map_err(|why| ApiError::bad_body(format!("time_control: {why}")))?;
         }
         Ok(())
@@ -397,20 +394,36 @@ impl Validate for ClockBody {
 
 impl Validate for DeadStonesBody {
     fn validate(&self) -> Result<(), ApiError> {
-        if self.points.is_empty() || self.points.len() > 361 {
-            return Err(ApiError::bad_body("points: give between 1 and 361 points"));
-        }
+        check_points(&self.points)?;
         check_note(self.note.as_deref())
     }
+}
+
+/// 1 to 361 points, each of the form `D4` on a board of at most 19 lines (400 otherwise).
+pub(crate) fn check_points(points: &[String]) -> Result<(), ApiError> {
+    if points.is_empty() || points.len() > 361 {
+        return Err(ApiError::bad_body("points: give between 1 and 361 points"));
+    }
+    for point in points {
+        grammar::check_point(point).map_err(|why| ApiError::bad_body(format!("points: {why}")))?;
+    }
+    Ok(())
+}
+
+/// Normalises every point to upper case, checking it lies on this board (api.md "Points"):
+/// a point of the right form beyond a smaller board's edge does not fit the game (409).
+pub(crate) fn normalise_points(points: &mut [String], size: u32) -> Result<(), ApiError> {
+    for point in points {
+        *point = grammar::normalise_point(point, size)
+            .map_err(|why| ApiError::Rejected(format!("points: {why}")))?;
+    }
+    Ok(())
 }
 
 impl DeadStonesBody {
     /// Normalises every point to upper case, checking it lies on the board (api.md "Points").
     pub(crate) fn normalise(mut self, size: u32) -> Result<Self, ApiError> {
-        for point in &mut self.points {
-            *point = grammar::normalise_point(point, size)
-                .map_err(|why| ApiError::bad_body(format!("points: {why}")))?;
-        }
+        normalise_points(&mut self.points, size)?;
         Ok(self)
     }
 }
@@ -487,9 +500,10 @@ fn is_json(content_type: &str) -> bool {
 }
 
 /// A point in letters and numbers (`D4`; no `I`), case-insensitive, on a board of at most
-/// 19 lines (wire protocol v1); a point beyond a smaller board's edge is a 400.
+/// 19 lines (wire protocol v1); a point beyond a smaller board's edge is a 409.
+/// (Its pattern is patterns.rs's `POINT`.)
 #[derive(ToSchema)]
-#[schema(pattern = "^[A-HJ-Ta-hj-t]([1-9]|1[0-9])$", example = "D4")]
+#[schema(example = "D4")]
 pub(crate) struct PointName(#[allow(dead_code)] String);
 
 /// `delta_ms`: a non-zero number of milliseconds within one day either way.

@@ -72,6 +72,9 @@ pub(crate) enum ApiError {
     /// The runtime refused the request: it does not fit the game (409).
     #[error("{0}")]
     Rejected(String),
+    /// A document inside a well-formed body (a round's CSV or OpenGotha file) cannot be read (422).
+    #[error("{0}")]
+    Unreadable(String),
     /// The board runtime or the journal is not running (503).
     #[error("{0}")]
     Unavailable(String),
@@ -100,7 +103,7 @@ pub(crate) struct Problem {
     /// Stable code (extension member): `unauthorized`, `bad_body`, `bad_request`,
     /// `unsupported_media_type`, `payload_too_large`, `unknown_board`, `unknown_game`,
     /// `unknown_infraction`, `not_found`, `method_not_allowed`, `metrics_disabled`,
-    /// `rejected`, `unavailable`.
+    /// `rejected`, `unreadable_document`, `unavailable`.
     error: &'static str,
     /// `bad_body` only: line of the body where the JSON parser stopped (extension member).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -155,6 +158,7 @@ fn title_of(code: &str) -> &'static str {
         "method_not_allowed" => "Method not allowed",
         "metrics_disabled" => "Metrics not enabled",
         "rejected" => "Refused by the game",
+        "unreadable_document" => "Document cannot be read",
         _ => "Service unavailable",
     }
 }
@@ -181,6 +185,7 @@ impl ApiError {
             | Self::MetricsDisabled => StatusCode::NOT_FOUND,
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::Rejected(_) => StatusCode::CONFLICT,
+            Self::Unreadable(_) => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
@@ -200,6 +205,7 @@ impl ApiError {
             Self::MethodNotAllowed => "method_not_allowed",
             Self::MetricsDisabled => "metrics_disabled",
             Self::Rejected(_) => "rejected",
+            Self::Unreadable(_) => "unreadable_document",
             Self::Unavailable(_) => "unavailable",
         }
     }
@@ -361,6 +367,7 @@ mod tests {
             "method_not_allowed",
             "metrics_disabled",
             "rejected",
+            "unreadable_document",
             "unavailable",
         ];
         let titles: std::collections::HashSet<_> = codes.iter().map(|c| title_of(c)).collect();

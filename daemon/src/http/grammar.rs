@@ -1,17 +1,37 @@
 //! The point notation of api.md checked at the door (letters and numbers, I skipped), and
 //! results checked against what the game's ruleset and board can produce.
 //!
-//! Time controls and results are parsed by the referee's and the rules' own
-//! parsers, so the API, the config and the runtime share one grammar.
+//! The form comes first, by the pattern `/openapi.json` declares (patterns.rs): a
+//! string outside it is a 400. Time controls and results are then parsed by the
+//! referee's and the rules' own parsers, so the API, the config and the runtime
+//! share one grammar. What the board decides (its size, the game's ruleset and
+//! komi) is checked against the game: a 409, as the document cannot know it.
 
+use std::str::FromStr;
+
+use goban_referee::clock::TimeControl;
 use goban_rules::{GameResult, Ruleset, WinBy};
+
+use super::patterns;
 
 /// Column letters in wire-protocol order: A..Z without I.
 const COLUMNS: &str = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
 
+/// Checks a point's form: a letter and a number on a board of at most 19 lines (api.md "Points").
+pub(crate) fn check_point(text: &str) -> Result<(), String> {
+    if patterns::is_point(text) {
+        Ok(())
+    } else {
+        Err(format!(
+            "{text:?} is not a point: a column letter A-T without I and a row 1-19, like D4"
+        ))
+    }
+}
+
 /// Normalises a point like `d4` to `D4`, checking it lies on a `size`×`size` board (api.md "Points").
 pub(crate) fn normalise_point(text: &str, size: u32) -> Result<String, String> {
-    let upper = text.trim().to_ascii_uppercase();
+    check_point(text)?;
+    let upper = text.to_ascii_uppercase();
     let mut chars = upper.chars();
     let column = chars.next().ok_or_else(|| "empty point".to_owned())?;
     let row_text = chars.as_str();
@@ -30,11 +50,27 @@ pub(crate) fn normalise_point(text: &str, size: u32) -> Result<String, String> {
 
 /// Reads a result in SGF `RE` form, refusing the unknown result `?`: an arbiter names one.
 pub(crate) fn parse_result(text: &str) -> Result<GameResult, String> {
-    let known = "give B+R, W+T, B+F, a margin like W+6.5, 0 (draw) or Void (no result)";
+    let known = "give B+R, W+T, B+F, a margin like W+6.5 (quarter steps, at most 511), \
+                 0 (draw) or Void (no result)";
+    if !patterns::is_result(text) {
+        return Err(format!("{text:?} is not a result: {known}"));
+    }
     match GameResult::parse_sgf(text) {
         Ok(GameResult::Unknown) | Err(_) => Err(format!("{text:?} is not a result: {known}")),
         Ok(result) => Ok(result),
     }
+}
+
+/// Reads a time control of the API: the pattern's form, then the referee's parser.
+pub(crate) fn parse_time_control(text: &str) -> Result<TimeControl, String> {
+    let parsed = TimeControl::from_str(text).map_err(|why| why.to_string())?;
+    if !patterns::is_time_control(text) {
+        return Err(format!(
+            "{text:?}: write it as api.md does, keys in its order and no zero parts \
+             (e.g. {parsed}); a Fischer cap (max=) is set in the config file"
+        ));
+    }
+    Ok(parsed)
 }
 
 /// The step of a margin under `ruleset`, in its unit, the unit's name and the ruleset's.
@@ -108,10 +144,16 @@ mod tests {
         assert!(check("B+176.75", Ruleset::Cn2002, 19).is_ok());
         assert!(check("B+90", Ruleset::Jk, 9).is_err());
         assert!(check("B+0", Ruleset::Jk, 19).is_err());
-        for code in ["B+R", "W+T", "B+F", "0", "Void", "W+Resign"] {
+        assert!(
+            check("W+367.5", Ruleset::Jk, 19).is_ok(),
+            "361 points and komi"
+        );
+        for code in ["B+R", "W+T", "B+F", "0", "Void"] {
             assert!(check(code, Ruleset::Jk, 9).is_ok(), "{code}");
         }
-        for bad in ["?", "", "B+X", "black", "W+-3", "B+inf"] {
+        for bad in [
+            "?", "", "B+X", "black", "W+-3", "B+inf", "W+Resign", "B+512",
+        ] {
             assert!(parse_result(bad).is_err(), "{bad}");
         }
     }
@@ -127,5 +169,9 @@ mod tests {
         assert!(normalise_point("A20", 19).is_err());
         assert!(normalise_point("pass", 19).is_err());
         assert!(normalise_point("", 19).is_err());
+        assert!(
+            normalise_point(" D4", 19).is_err(),
+            "the pattern has no spaces"
+        );
     }
 }

@@ -6,11 +6,13 @@
 
 mod auth;
 mod bodies;
+mod constraints;
 mod error;
 mod grammar;
 mod metrics;
 mod openapi;
 mod pages;
+mod patterns;
 mod routes;
 mod schema;
 mod settings;

@@ -64,7 +64,7 @@ use super::{metrics, sse};
         NoteBody, LateStartBody, ResumePlayBody, Evidence, AuditEntry, AuditList, SekiBody, SekiAction,
         Count, SideCount, SekiMark,
     )),
-    modifiers(&ArbiterAuth, &ProblemResponses, &ClosedBodyVariants),
+    modifiers(&ArbiterAuth, &ProblemResponses),
     tags(
         (name = "boards", description = "Live boards, public (delayed under a broadcast delay unless authenticated)"),
         (name = "arbiter", description = "Arbiter requests: Authorization: Bearer <token>"),
@@ -84,31 +84,6 @@ impl Modify for ArbiterAuth {
             "arbiter",
             SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)),
         );
-    }
-}
-
-/// The request bodies that are tagged enums (`ClockBody`, ...) refuse unknown fields
-/// (`deny_unknown_fields`) like the struct bodies, whose schemas utoipa already closes:
-/// each inline variant says `additionalProperties: false` too.
-struct ClosedBodyVariants;
-
-impl Modify for ClosedBodyVariants {
-    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
-        use utoipa::openapi::schema::{AdditionalProperties, Schema};
-        let Some(components) = openapi.components.as_mut() else {
-            return;
-        };
-        for (name, schema) in &mut components.schemas {
-            let (true, RefOr::T(Schema::OneOf(one_of))) = (name.ends_with("Body"), schema) else {
-                continue;
-            };
-            for item in &mut one_of.items {
-                if let RefOr::T(Schema::Object(object)) = item {
-                    object.additional_properties =
-                        Some(Box::new(AdditionalProperties::FreeForm(false)));
-                }
-            }
-        }
     }
 }
 
@@ -178,6 +153,7 @@ pub(crate) fn document() -> &'static utoipa::openapi::OpenApi {
         doc.merge(<super::routes::tournament::TournamentDoc as OpenApi>::openapi());
         // Again after the merge: the merged paths were not there when the modifier ran.
         ProblemResponses.modify(&mut doc);
+        super::constraints::RequestConstraints.modify(&mut doc);
         doc
     })
 }

@@ -37,15 +37,28 @@ pub(crate) fn u32<'de, D: Deserializer<'de>>(deserializer: D) -> Result<u32, D::
     fit::<D, u32>(whole(deserializer)?)
 }
 
-/// An optional `u8` that may be written `3.0`.
-pub(crate) fn option_u8<'de, D: Deserializer<'de>>(
+fn optional<'de, D: Deserializer<'de>, T: TryFrom<i128>>(
     deserializer: D,
-) -> Result<Option<u8>, D::Error> {
+) -> Result<Option<T>, D::Error> {
     let Some(n) = Option::<serde_json::Number>::deserialize(deserializer)? else {
         return Ok(None);
     };
     let n = whole(n).map_err(|e: serde_json::Error| D::Error::custom(e))?;
-    fit::<D, u8>(n).map(Some)
+    fit::<D, T>(n).map(Some)
+}
+
+/// An optional `u8` that may be written `3.0`.
+pub(crate) fn option_u8<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<u8>, D::Error> {
+    optional(deserializer)
+}
+
+/// An optional `u32` that may be written `7.0`.
+pub(crate) fn option_u32<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<u32>, D::Error> {
+    optional(deserializer)
 }
 
 #[cfg(test)]

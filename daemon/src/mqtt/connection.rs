@@ -95,6 +95,9 @@ pub(crate) async fn drive(
     max_backoff: Duration,
     stop: CancellationToken,
 ) -> EventLoop {
+    // No retry crate (backon, backoff): nothing here is retried. rumqttc's `poll` reconnects
+    // by itself and the event loop must keep being polled, since it holds the pending
+    // publishes; all this loop adds is a pause that doubles, which a crate would only hide.
     let mut backoff = Duration::from_millis(100);
     let mut outage_logged = false;
     loop {

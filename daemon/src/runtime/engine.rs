@@ -122,6 +122,7 @@ impl Engine {
         let mut out = Outputs::default();
         let mut last_tick = None;
         while let Some(event) = self.referee.poll_event() {
+            super::story::log(&event.kind);
             out.state_changed |= !matches!(
                 event.kind,
                 EventKind::Clock { .. } | EventKind::ClockCall { .. }

@@ -8,6 +8,7 @@ mod health;
 #[cfg(test)]
 mod journal_growth_tests;
 mod ledger;
+mod story;
 mod supervisor;
 mod unjournaled;
 

@@ -9,10 +9,15 @@ use goban_tournament::{Pairing, Round};
 
 use crate::hub::{ArbiterRequest, Hub, Published, Topic};
 
-/// The referee's game setup for a seated table. One handicap stone is an
-/// even game without komi (Black simply moves first), the way pairing
-/// programs mean it.
-pub(crate) fn setup(round: &Round, pairing: &Pairing, event: Option<&str>) -> GameSetup {
+/// The referee's game setup for a seated table: the round's number is the SGF `RO`, the
+/// config's event and place its `EV` and `PC`. One handicap stone is an even game
+/// without komi (Black simply moves first), the way pairing programs mean it.
+pub(crate) fn setup(
+    round: &Round,
+    pairing: &Pairing,
+    event: Option<&str>,
+    place: Option<&str>,
+) -> GameSetup {
     let (handicap, komi) = match pairing.handicap {
         1 => (0, Some(0.0)),
         h => (h, pairing.komi),
@@ -24,7 +29,9 @@ pub(crate) fn setup(round: &Round, pairing: &Pairing, event: Option<&str>) -> Ga
         handicap: Some(handicap),
         time_control: pairing.time_control.map(|t: TimeControl| t),
         colours_fixed: Some(pairing.colors_known),
-        event: event.map(|e| format!("{e}, round {}", round.number)),
+        event: event.map(str::to_owned),
+        round: Some(round.number.to_string()),
+        place: place.map(str::to_owned),
         ..GameSetup::default()
     }
 }

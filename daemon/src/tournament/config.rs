@@ -29,8 +29,10 @@ pub struct TournamentConfig {
     /// `[tournament.tables]`: `"12" = "table-12"`, table number to board id;
     /// wins over `table = 12` on a `[[board]]`.
     pub tables: BTreeMap<TableKey, BoardId>,
-    /// Event name written in each game's SGF `EV`.
+    /// Event name written in each game's SGF `EV` (also of a `POST /game` without one).
     pub event: Option<String>,
+    /// Where the event is played, written in each game's SGF `PC`.
+    pub place: Option<String>,
     /// Wait between two attempts to push a result to a target that was away. Default `"5s"`.
     pub retry: Span,
 }
@@ -44,6 +46,7 @@ impl Default for TournamentConfig {
             pairgoth: None,
             tables: BTreeMap::new(),
             event: None,
+            place: None,
             retry: Span(Duration::from_secs(5)),
         }
     }

@@ -56,7 +56,7 @@ pub enum LoadRequest {
     /// An OpenGotha file: `document` uploaded, or the configured `opengotha_file` when absent.
     Opengotha {
         /// Round number.
-        #[schema(minimum = 1)]
+        #[schema(minimum = 1, maximum = 4_294_967_295.0)]
         #[serde(deserialize_with = "crate::http::whole_number::u32")]
         round: u32,
         /// The file's text.
@@ -66,7 +66,7 @@ pub enum LoadRequest {
     /// A CSV `table,black,white,handicap,komi`.
     Csv {
         /// Round number.
-        #[schema(minimum = 1)]
+        #[schema(minimum = 1, maximum = 4_294_967_295.0)]
         #[serde(deserialize_with = "crate::http::whole_number::u32")]
         round: u32,
         /// The file's text.
@@ -75,12 +75,13 @@ pub enum LoadRequest {
     /// The configured Pairgoth server.
     Pairgoth {
         /// Round number.
-        #[schema(minimum = 1)]
+        #[schema(minimum = 1, maximum = 4_294_967_295.0)]
         #[serde(deserialize_with = "crate::http::whole_number::u32")]
         round: u32,
         /// Tournament id; default: the configured one.
-        #[serde(default)]
-        tournament: Option<u64>,
+        #[schema(minimum = 0, maximum = 4_294_967_295.0)]
+        #[serde(default, deserialize_with = "crate::http::whole_number::option_u32")]
+        tournament: Option<u32>,
     },
 }
 
@@ -196,6 +197,7 @@ impl Desk {
                     DeskError::Config("no [tournament.pairgoth] configured".into())
                 })?;
                 let tid = tournament
+                    .map(u64::from)
                     .or_else(|| self.config.pairgoth.as_ref().map(|p| p.tournament))
                     .unwrap_or_default();
                 let round = client.load_round(tid, round).await?;
@@ -235,7 +237,12 @@ impl Desk {
         let pairing = round
             .at_table(table)
             .ok_or(DeskError::UnknownTable(table.0))?;
-        let setup = boards::setup(round, pairing, self.config.event.as_deref());
+        let setup = boards::setup(
+            round,
+            pairing,
+            self.config.event.as_deref(),
+            self.config.place.as_deref(),
+        );
         let game = boards::start(&self.hub, board, setup)
             .await
             .map_err(|e| DeskError::Conflict(format!("table {table} on {board}: {e}")))?;

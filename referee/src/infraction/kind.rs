@@ -72,6 +72,25 @@ impl InfractionKind {
         }
     }
 
+    /// The kind in words, as an arbiter reads it in an SGF comment or the audit trail.
+    pub fn words(self) -> &'static str {
+        match self {
+            Self::ForbiddenPoint => "stone on a forbidden point",
+            Self::KoViolation => "ko retaken too soon",
+            Self::OccupiedPoint => "stone on an occupied point",
+            Self::DoubleMove => "two moves in a row",
+            Self::WrongColour => "players holding the wrong colours",
+            Self::MissedCapture => "captured stones not removed",
+            Self::WrongCapture => "stones removed that were not captured",
+            Self::PrematurePress => "clock pressed before the stone was placed",
+            Self::Takeback => "move taken back",
+            Self::DisplacedStones => "stones moved or removed",
+            Self::BoardDisturbed => "board disturbed",
+            Self::TimeForfeit => "time ran out",
+            Self::LateStart => "late arrival",
+        }
+    }
+
     /// The article to cite under `ruleset`: `jk` cites the JK article where the
     /// digest gives one; every other case cites CN2002 (the digest's table).
     pub fn article(self, ruleset: Ruleset) -> &'static str {

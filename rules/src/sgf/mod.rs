@@ -8,8 +8,8 @@ pub use read::{SgfBytes, SgfEvent, SgfGame, SgfMove, read_sgf, read_sgf_bytes};
 pub use replay::{OnIllegal, Played, Replay, Step, Steps};
 pub use write::{MoveAnnotation, write_sgf, write_sgf_counted};
 
-/// Game-information properties of a record (SGF root: PB, PW, DT, EV, RE, RU, C).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// Game-information properties of a record (SGF root: PB, PW, DT, EV, RO, PC, TM, OT, RE, RU, C).
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct GameInfo {
     /// Black player's name (`PB`).
     pub black: Option<String>,
@@ -19,6 +19,14 @@ pub struct GameInfo {
     pub date: Option<String>,
     /// Event (`EV`).
     pub event: Option<String>,
+    /// Round (`RO`), e.g. `3` or `3 (final)`.
+    pub round: Option<String>,
+    /// Place (`PC`).
+    pub place: Option<String>,
+    /// Each side's main time in seconds (`TM`).
+    pub time_limit: Option<f64>,
+    /// Overtime after the main time (`OT`), e.g. `3x30 byo-yomi`.
+    pub overtime: Option<String>,
     /// The result as written (`RE`).
     pub result: Option<String>,
     /// The ruleset as written (`RU`).

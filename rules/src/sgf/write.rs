@@ -1,4 +1,4 @@
-//! Writing a game as SGF FF\[4\]: SZ KM RU HA/AB PB PW DT EV RE, BL/WL OB/OW, comments and the count's TB/TW.
+//! Writing a game as SGF FF\[4\]: SZ KM RU HA/AB PB PW DT EV RO PC TM OT RE, BL/WL OB/OW, comments and the count's TB/TW.
 
 use std::fmt::Write as _;
 
@@ -100,6 +100,12 @@ fn write_game(
     push_text(&mut out, "PW", info.white.as_deref());
     push_text(&mut out, "DT", info.date.as_deref());
     push_text(&mut out, "EV", info.event.as_deref());
+    push_text(&mut out, "RO", info.round.as_deref());
+    push_text(&mut out, "PC", info.place.as_deref());
+    if let Some(t) = info.time_limit {
+        let _ = write!(out, "TM[{}]", seconds(t));
+    }
+    push_text(&mut out, "OT", info.overtime.as_deref());
     let result = game
         .result()
         .map(|r| r.to_sgf())

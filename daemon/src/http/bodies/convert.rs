@@ -70,12 +70,17 @@ impl StartGameBody {
                 .and_then(|t| TimeControl::from_str(t).ok()),
             colours_fixed: self.colours_fixed,
             event: self.event.clone(),
+            round: None,
+            place: None,
         }
     }
 
-    /// `POST /game`.
-    pub(crate) fn command(&self) -> ArbiterCommand {
-        ArbiterCommand::StartGame(self.setup())
+    /// `POST /game`: the event, when the body names none, and the place are `[tournament]`'s.
+    pub(crate) fn command(&self, event: Option<&str>, place: Option<&str>) -> ArbiterCommand {
+        let mut setup = self.setup();
+        setup.event = setup.event.or_else(|| event.map(str::to_owned));
+        setup.place = place.map(str::to_owned);
+        ArbiterCommand::StartGame(setup)
     }
 }
 

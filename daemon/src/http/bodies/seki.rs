@@ -7,7 +7,6 @@ use utoipa::ToSchema;
 
 use super::{Validate, check_note};
 use crate::http::error::ApiError;
-use crate::http::grammar;
 
 /// What the arbiter rules about the named groups.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
@@ -46,9 +45,7 @@ pub(crate) struct SekiBody {
 
 impl Validate for SekiBody {
     fn validate(&self) -> Result<(), ApiError> {
-        if self.points.is_empty() || self.points.len() > 361 {
-            return Err(ApiError::bad_body("points: give between 1 and 361 points"));
-        }
+        super::check_points(&self.points)?;
         check_note(self.note.as_deref())
     }
 }
@@ -56,10 +53,7 @@ impl Validate for SekiBody {
 impl SekiBody {
     /// Normalises every point to upper case, checking it lies on the board (api.md "Points").
     pub(crate) fn normalise(mut self, size: u32) -> Result<Self, ApiError> {
-        for point in &mut self.points {
-            *point = grammar::normalise_point(point, size)
-                .map_err(|why| ApiError::bad_body(format!("points: {why}")))?;
-        }
+        super::normalise_points(&mut self.points, size)?;
         Ok(self)
     }
 

@@ -100,7 +100,12 @@ pub(crate) async fn handle_start_game(
             live.phase_word()
         )));
     }
-    submit(&app, &board, who, body.command(), body.note.clone()).await
+    let config = app.tournament.as_ref().map(|desk| &desk.config);
+    let command = body.command(
+        config.and_then(|c| c.event.as_deref()),
+        config.and_then(|c| c.place.as_deref()),
+    );
+    submit(&app, &board, who, command, body.note.clone()).await
 }
 
 /// POST /boards/{board}/infractions/{id}/ruling: confirm, sanction, dismiss or convert an alert.
@@ -170,10 +175,10 @@ pub(crate) async fn handle_clock(
     request_body(content = DeadStonesBody),
     responses(
         (status = 200, description = "The new board state", body = crate::http::schema::BoardState),
-        (status = 400, description = "Bad body or a point off the board", body = crate::http::schema::ErrorBody),
+        (status = 400, description = "Bad body (a point not of the form D4 on a 19-line board)", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
-        (status = 409, description = "Refused by the game", body = crate::http::schema::ErrorBody),
+        (status = 409, description = "Refused by the game, or a point beyond this board's edge", body = crate::http::schema::ErrorBody),
     )
 )]
 pub(crate) async fn handle_dead_stones(
@@ -199,10 +204,10 @@ pub(crate) async fn handle_dead_stones(
         The new count is in the state's `count` and `proposed_result`."),
     responses(
         (status = 200, description = "The new board state", body = crate::http::schema::BoardState),
-        (status = 400, description = "Bad body or a point off the board", body = crate::http::schema::ErrorBody),
+        (status = 400, description = "Bad body (a point not of the form D4 on a 19-line board)", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
-        (status = 409, description = "The game is not counting, or a point holds no living stone (nothing changed)", body = crate::http::schema::ErrorBody),
+        (status = 409, description = "The game is not counting, a point beyond this board's edge, or a point holds no living stone (nothing changed)", body = crate::http::schema::ErrorBody),
     )
 )]
 pub(crate) async fn handle_seki(
@@ -249,15 +254,15 @@ pub(crate) async fn handle_confirm_result(
     tag = "arbiter",
     security(("arbiter" = [])),
     params(("board" = String, Path, description = "Board id")),
-    request_body(content = ResultBody, description = "Only results the game's ruleset can produce on its board (400 otherwise). \
+    request_body(content = ResultBody, description = "Only results the game's ruleset can produce on its board (409 otherwise). \
         On a game still in play (playing or paused) it needs \"force\": true, else 409; during counting or \
         after the end it sets or corrects the result."),
     responses(
         (status = 200, description = "The new board state", body = crate::http::schema::BoardState),
-        (status = 400, description = "Bad body, or a result the ruleset or the board cannot produce (the reason says which)", body = crate::http::schema::ErrorBody),
+        (status = 400, description = "Bad body: a result not of the RE form (the reason says why)", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
-        (status = 409, description = "The game is in play and \"force\" is not true, or no game", body = crate::http::schema::ErrorBody),
+        (status = 409, description = "The game is in play and \"force\" is not true, no game, or a result its ruleset or board cannot produce (the reason says which)", body = crate::http::schema::ErrorBody),
     )
 )]
 pub(crate) async fn handle_result(
@@ -269,8 +274,9 @@ pub(crate) async fn handle_result(
     let live = live(&app, &board)?;
     let result = grammar::parse_result(&body.result)
         .map_err(|why| ApiError::bad_body(format!("result: {why}")))?;
+    // The form was the pattern's; whether it fits this game, the document cannot know.
     grammar::check_result(&result, live.ruleset, live.size(), live.komi)
-        .map_err(|why| ApiError::bad_body(format!("result: {why}")))?;
+        .map_err(|why| ApiError::Rejected(format!("result: {why}")))?;
     submit(&app, &board, who, body.command(), body.note.clone()).await
 }
 

@@ -84,7 +84,8 @@ impl From<DeskError> for ApiError {
         match error {
             DeskError::UnknownBoard(board) => Self::UnknownBoard(board),
             DeskError::NoRound | DeskError::UnknownTable(_) => Self::NoRoute(error.to_string()),
-            DeskError::Source(_) => Self::bad_body(error.to_string()),
+            // The body was well formed; the file inside it is not a round (RFC 9110 15.5.21).
+            DeskError::Source(_) => Self::Unreadable(error.to_string()),
             DeskError::Pairgoth(_) | DeskError::Store(_) => Self::Unavailable(error.to_string()),
             DeskError::Conflict(_) | DeskError::Config(_) => Self::Rejected(error.to_string()),
         }
@@ -97,9 +98,10 @@ impl From<DeskError> for ApiError {
     request_body(content = LoadRequest, description = "`{\"source\": \"opengotha\", \"round\": 2, \"document\": \"<?xml…\"}`, `{\"source\": \"csv\", \"round\": 1, \"document\": \"1,Li Wei,Wang Fang,0,7.5\"}` or `{\"source\": \"pairgoth\", \"round\": 2}`"),
     responses(
         (status = 200, description = "The round as seated", body = RoundView),
-        (status = 400, description = "Bad body or unreadable round file", body = crate::http::schema::ErrorBody),
+        (status = 400, description = "Bad body (not the JSON of one of the three sources)", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 409, description = "Refused (nothing configured to load from, a board refused the game)", body = crate::http::schema::ErrorBody),
+        (status = 422, description = "The round file (the CSV or OpenGotha document, uploaded or configured) cannot be read as that round: the reason names the line or the field", body = crate::http::schema::ErrorBody),
         (status = 503, description = "Pairgoth unreachable", body = crate::http::schema::ErrorBody),
     )
 )]

@@ -256,6 +256,25 @@ async fn bad_bodies_are_4xx_json_and_change_nothing() {
             "bad_body",
         ),
         (
+            // Of the RE form, but more than a 19-line board allows in stones under cn2002.
+            "/boards/table-1/result",
+            r#"{"result":"W+400","force":true}"#,
+            409,
+            "rejected",
+        ),
+        (
+            "/boards/table-1/game",
+            r#"{"time_control":"byoyomi-cn:reserve=5,main=60m","force":true}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/game",
+            r#"{"time_control":"fischer:main=30m,increment=20s,max=60m","force":true}"#,
+            400,
+            "bad_body",
+        ),
+        (
             "/boards/table-1/result",
             r#"{"result":"?"}"#,
             400,
