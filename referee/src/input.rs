@@ -328,6 +328,12 @@ pub enum Input {
     },
     /// The clock's sequence numbers jumped: a press may be lost.
     ClockGap,
+    /// A device link rejected frames (bad CRC, bad format...) since its last report: they
+    /// count in `device.rejected_frames` as on `/health`, and change nothing else.
+    FramesRejected {
+        /// How many since the last report.
+        frames: u64,
+    },
     /// A device answered.
     DeviceConnected {
         /// Which.
@@ -364,6 +370,7 @@ mod tests {
                 }],
             },
             Input::ClockPress { button: Button::L },
+            Input::FramesRejected { frames: 3 },
             Input::BoardZones {
                 black: Reading::White,
                 white: Reading::Empty,

@@ -138,6 +138,11 @@ impl Referee {
                 self.emit_device();
                 Ok(())
             }
+            Input::FramesRejected { frames } => {
+                self.device.rejected_frames = self.device.rejected_frames.saturating_add(frames);
+                self.emit_device();
+                Ok(())
+            }
             Input::ClockGap => {
                 self.device.gaps += 1;
                 self.emit_device();

@@ -91,7 +91,8 @@ pub struct DeviceState {
     pub clock: Link,
     /// Points whose sensors read `?` now ("D4" notation); no game decision is taken on them.
     pub unknown_points: Vec<String>,
-    /// Frames rejected (wrong length, diffs while waiting for a snapshot).
+    /// Frames rejected: by the device links (bad CRC, bad format; the `/health` report counts
+    /// them per port) and by the referee (wrong length, diffs while waiting for a snapshot).
     pub rejected_frames: u64,
     /// Sequence gaps seen (board and clock).
     pub gaps: u64,

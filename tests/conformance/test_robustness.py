@@ -22,6 +22,19 @@ def test_garbage_and_bad_crc_do_not_disturb_the_game(daemon, table):
     assert state["move_number"] == before["move_number"] + len(OPENING) - 4
     assert state["infractions"] == [], state["infractions"]
     assert daemon.alive()
+    # The state counts the rejected frames as /health's link report does (issue 15).
+    def counts():
+        health = daemon.http.get("/health")
+        board = next(b for b in health["boards"] if b["board"] == table.id)
+        ports = (board.get("report") or {}).get("ports") or []
+        linked = sum(sum((p.get("stats") or {}).get("decoder", {}).get("rejections", {}).values()) for p in ports)
+        return linked, board["device"]["rejected_frames"], daemon.state(table.id)["device"]["rejected_frames"]
+    linked, healthy, live = wait_for(
+        "state.device.rejected_frames == the links' rejections on /health",
+        lambda: (lambda c: c if c[0] >= 2 and c[0] == c[1] == c[2] else None)(counts()),
+        timeout=15,
+    )
+    assert linked >= 2, "the bad-CRC DIFF and PRESS were rejected by the links"
 
 
 def test_unplugged_board_is_reported_and_the_daemon_lives_on(daemon, table):

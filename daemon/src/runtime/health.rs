@@ -104,6 +104,18 @@ impl Health {
         Some(self.message("running"))
     }
 
+    /// Frames the link of `stats` rejected since its last stats (the decoder's total grew):
+    /// the referee counts them too, so `device.rejected_frames` matches `/health`.
+    pub(crate) fn rejected_since_last(&self, stats: &LinkStats) -> u64 {
+        let before = self
+            .ports
+            .get(&stats.port)
+            .and_then(|entry| entry.stats.as_ref())
+            .map_or(0, |s| s.decoder.rejections.total());
+        // A new link (a replug) starts its counts again from zero.
+        stats.decoder.rejections.total().saturating_sub(before)
+    }
+
     fn handle_stats(&mut self, stats: &LinkStats, now_ms: u64) -> Option<DeviceReport> {
         let entry = self.ports.get_mut(&stats.port)?;
         let changed = entry.stats.as_ref() != Some(stats);
