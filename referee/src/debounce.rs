@@ -221,7 +221,10 @@ impl Debouncer {
     fn note_vanished(&mut self, now: Timestamp, index: usize) {
         let (was, since) = self.readable[index];
         let steady = since.plus_ms(self.settle_ms / 2) <= now;
-        if was.color().is_some() && self.reported[index] != was && steady && self.synced {
+        // Never reported, or placed again after the reported stone went (a ko retaken inside
+        // the stall: the point was reported holding the stone this one recaptured).
+        let unreported = self.reported[index] != was || since > self.reported_at[index];
+        if was.color().is_some() && unreported && steady && self.synced {
             self.vanished.push(Vanished {
                 index,
                 reading: was,
@@ -353,12 +356,17 @@ impl Debouncer {
             } else {
                 self.raw[p]
             };
+            let at = match self.readable[p] {
+                (r, since) if r == reading => since,
+                _ => self.changed_at[p],
+            };
             if reading != self.reported[p] {
                 self.reported[p] = reading;
-                self.reported_at[p] = match self.readable[p] {
-                    (r, since) if r == reading => since,
-                    _ => self.changed_at[p],
-                };
+                self.reported_at[p] = at;
+            } else if reading.color().is_some() && at > self.reported_at[p] {
+                // The same colour again, but a stone placed later (a ko retaken inside a
+                // stall): its time is the new stone's.
+                self.reported_at[p] = at;
             }
             self.dirty.remove(&p);
         }

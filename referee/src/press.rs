@@ -63,9 +63,28 @@ impl Referee {
                 }
                 return;
             }
+            if self.answer_waits_for_settling(&first) {
+                // The open bare press may yet have its stone: judge the answer once it settled.
+                return;
+            }
+            let Some(m) = self.game.as_mut() else { return };
             m.claims.remove(0);
             self.process_claim(first);
         }
+    }
+
+    /// Whether `answer` would settle the open bare press as a pass while a stone of the
+    /// presser, placed before the answer, is still settling: the next report decides.
+    fn answer_waits_for_settling(&self, answer: &Claim) -> bool {
+        let Some(m) = self.game.as_ref() else {
+            return false;
+        };
+        let Some(open) = m.pending_press else {
+            return false;
+        };
+        answer.switched
+            && open.color == m.game.to_move()
+            && self.stone_unreported_of(open.color, answer.at)
     }
 
     fn process_claim(&mut self, claim: Claim) {

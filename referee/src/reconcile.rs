@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use goban_rules::{Color, Game, Move};
 
+use crate::Timestamp;
 use crate::event::EventKind;
 use crate::go;
 use crate::input::Reading;
@@ -39,6 +40,12 @@ struct Search<'a> {
     /// stones found late at the start (leftovers unless a press claims them) and the stones
     /// that stood and were captured before the board reported them.
     added: &'a [(usize, Color)],
+    /// When each of `added` was first read: stones a seeing board read one after the other
+    /// are played in that order (referee-notes point 8); stones read at once (a snapshot
+    /// after a blind spell) in any order.
+    read_at: &'a [Timestamp],
+    /// The read time of each stone played on the current path.
+    played_at: Vec<Timestamp>,
     /// How many of `added` are new stones that must be explained.
     required: usize,
     budget: u32,
@@ -71,7 +78,9 @@ impl Search<'_> {
         }
         for k in 0..self.added.len() {
             let (p, color) = self.added[k];
-            if used[k] || color != c {
+            let at = self.read_at[k];
+            let in_order = self.played_at.last().is_none_or(|&last| last <= at);
+            if used[k] || color != c || !in_order {
                 continue;
             }
             let mut next = game.clone();
@@ -80,7 +89,9 @@ impl Search<'_> {
             }
             used[k] = true;
             path.push(Step::Play(c, p, press));
+            self.played_at.push(at);
             self.run(&mut next, i + 1, used, path);
+            self.played_at.pop();
             path.pop();
             used[k] = false;
         }
@@ -96,8 +107,10 @@ impl Search<'_> {
                 }
                 // A stone found late may also be the next move, placed but not pressed yet.
                 let unused = self.added.iter().zip(used).skip(self.required);
-                for (&(p, c), _) in unused.filter(|(_, used)| !**used) {
-                    if c != game.to_move() {
+                let read_at = self.read_at.iter().skip(self.required);
+                for ((&(p, c), _), &at) in unused.zip(read_at).filter(|((_, used), _)| !**used) {
+                    let in_order = self.played_at.last().is_none_or(|&last| last <= at);
+                    if c != game.to_move() || !in_order {
                         continue;
                     }
                     let mut next = game.clone();
@@ -110,7 +123,12 @@ impl Search<'_> {
             }
             &[k] => {
                 let (p, c) = self.added[k];
+                let in_order = self
+                    .played_at
+                    .last()
+                    .is_none_or(|&last| last <= self.read_at[k]);
                 if c == game.to_move()
+                    && in_order
                     && game.play(c, Move::Play(go::point(p))).is_ok()
                     && self.matches(game)
                 {
@@ -154,6 +172,10 @@ impl Referee {
         let diff = self.current_diff();
         let Some(m) = self.game.as_ref() else { return };
         if m.held.is_empty() || m.frozen {
+            return;
+        }
+        if self.new_stone_settling() {
+            // A stone is still settling where a hand is busy: explain once it is reported.
             return;
         }
         // Stones found late at the start are tolerated by the diff, yet may be the held moves.
@@ -216,14 +238,17 @@ impl Referee {
             presses = &presses[1..];
         }
         let mut candidates = added.to_vec();
+        let mut read_at: Vec<Timestamp> = added.iter().map(|&(p, _)| self.changed_at[p]).collect();
         let required = candidates.len();
         for &p in &m.late_found {
             match m.known.get(&p) {
                 Some(&Reading::Black) if self.physical[p] == Reading::Black => {
                     candidates.push((p, Color::Black));
+                    read_at.push(self.changed_at[p]);
                 }
                 Some(&Reading::White) if self.physical[p] == Reading::White => {
                     candidates.push((p, Color::White));
+                    read_at.push(self.changed_at[p]);
                 }
                 _ => {}
             }
@@ -235,6 +260,19 @@ impl Referee {
                 && !candidates.contains(&(v.index, c))
             {
                 candidates.push((v.index, c));
+                read_at.push(v.from);
+            }
+        }
+        // A stone of the game's colour on its point but placed since the last move: the
+        // game's stone there was captured and the point retaken (a ko inside a stall).
+        let board = m.game.board();
+        for (p, &r) in self.physical.iter().enumerate() {
+            if let Some(c) = r.color()
+                && self.changed_at[p] > m.placed_at
+                && board.get(go::point(p)) == Some(c)
+            {
+                candidates.push((p, c));
+                read_at.push(self.changed_at[p]);
             }
         }
         let mut search = Search {
@@ -242,6 +280,8 @@ impl Referee {
             tolerated: &tolerated,
             presses,
             added: &candidates,
+            read_at: &read_at,
+            played_at: Vec::new(),
             required,
             budget: SEARCH_BUDGET,
             found: Vec::new(),

@@ -64,9 +64,11 @@ impl Referee {
     }
 
     /// Whether a new stone of `color`, placed before `before`, stands on the board but is not
-    /// reported yet (its region is still busy, fast play): it may be the press's move, so no
-    /// pass is proven.
-    fn stone_settling_of(&self, color: goban_rules::Color, before: Timestamp) -> bool {
+    /// reported yet (its region is still busy, fast play), or is reported but not read as a
+    /// move yet: it may be the press's move, so no pass is proven.
+    /// Whether a stone of `color` placed before `before` is still settling in the debouncer
+    /// (not reported yet): the next report says whether it stays.
+    pub(crate) fn stone_unreported_of(&self, color: goban_rules::Color, before: Timestamp) -> bool {
         let reading = go::reading_of(color);
         let Some(m) = self.game.as_ref() else {
             return false;
@@ -75,6 +77,25 @@ impl Referee {
         self.debouncer
             .pending_readings()
             .any(|(p, r, at)| r == reading && at < before && board.get(go::point(p)).is_none())
+    }
+
+    fn stone_settling_of(&self, color: goban_rules::Color, before: Timestamp) -> bool {
+        let reading = go::reading_of(color);
+        let Some(m) = self.game.as_ref() else {
+            return false;
+        };
+        let board = m.game.board();
+        let settling = self.stone_unreported_of(color, before);
+        // Reported since the last move but not read as a move yet (a burst waiting for its
+        // sub-steps to settle).
+        let unplayed = self.physical.iter().enumerate().any(|(p, &r)| {
+            r == reading
+                && self.changed_at[p] > m.placed_at
+                && self.changed_at[p] < before
+                && board.get(go::point(p)).is_none()
+                && m.known.get(&p) != Some(&r)
+        });
+        settling || unplayed
     }
 
     /// Whether a stone of `color` found only after the start (the board could not see it

@@ -28,18 +28,32 @@ impl Referee {
             .game
             .as_ref()
             .is_some_and(|m| m.pending_press.is_some());
-        if !press_open {
-            // With the stones that stood and were captured inside the stall (its sub-steps), or
-            // without them.
-            let with_substeps = self.with_vanished(&order);
+        // With the stones that stood and were captured inside the stall (its sub-steps), or
+        // without them.
+        let with_substeps = self.with_vanished(&order);
+        if press_open {
+            // The open press may be the first stone's own, made after it (fast play in a fight:
+            // the press was judged before the stone's region was quiet); then it completes that
+            // stone and the burst reads as a sequence.
             for candidate in [with_substeps, order.clone()] {
-                let moves: Vec<(usize, Color)> =
-                    candidate.iter().map(|&(p, c, _)| (p, c)).collect();
-                if self.replay_matches(&moves) {
+                if self.open_press_completes(&candidate) && self.burst_replays(&candidate) {
+                    self.reopen_pending_press();
                     self.record_burst(&candidate);
                     return true;
                 }
             }
+        } else {
+            for candidate in [with_substeps, order.clone()] {
+                if self.burst_replays(&candidate) {
+                    self.record_burst(&candidate);
+                    return true;
+                }
+            }
+        }
+        if self.substep_still_settling() {
+            // A stone that stood and went inside the stall has a neighbour still settling (the
+            // capturing stone of a ko retaken at once): the next report completes the sequence.
+            return false;
         }
         // Not a clean sequence: take the earliest stone alone; the loop reads the rest again.
         let (x, s, _) = order[0];
@@ -49,6 +63,35 @@ impl Referee {
             changed: Vec::new(),
         };
         self.on_new_stone(x, s, &only)
+    }
+
+    /// Whether playing the burst's stones in order gives exactly the physical board.
+    fn burst_replays(&self, order: &[(usize, Color, Timestamp)]) -> bool {
+        let moves: Vec<(usize, Color)> = order.iter().map(|&(p, c, _)| (p, c)).collect();
+        self.replay_matches(&moves)
+    }
+
+    /// Whether the open bare press is the first stone's: same colour, made after the stone was
+    /// first read (less the ports' skew) and before the burst's second stone.
+    fn open_press_completes(&self, order: &[(usize, Color, Timestamp)]) -> bool {
+        let Some(press) = self.game.as_ref().and_then(|m| m.pending_press) else {
+            return false;
+        };
+        let Some(&(_, color, at)) = order.first() else {
+            return false;
+        };
+        let before_next = order.get(1).is_none_or(|&(_, _, next)| press.at < next);
+        color == press.color && at < press.at.plus_ms(self.config.port_skew_ms) && before_next
+    }
+
+    /// Puts the open press back with the other presses, so the burst takes it as the first
+    /// stone's completing press.
+    fn reopen_pending_press(&mut self) {
+        let Some(m) = self.game.as_mut() else { return };
+        if let Some(press) = m.pending_press.take() {
+            m.pending_wait_from = None;
+            m.claims.insert(0, press);
+        }
     }
 
     /// Records the stones of a burst as moves, each completed by the press made before the next.

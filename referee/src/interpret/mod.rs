@@ -40,15 +40,13 @@ impl Referee {
             Some(Phase::Playing) if !self.game.as_ref().is_some_and(|m| m.sealed) => {
                 self.reconcile();
                 // Presses wait for any change still settling elsewhere: it may be their stone.
-                let pending = self.debouncer.earliest_pending();
-                let first_stone = self.first_new_stone_at();
-                let before = match (first_stone, pending) {
-                    (Some(a), Some(b)) => Some(a.min(b)),
-                    (a, b) => a.or(b),
-                };
+                let before = self.claims_judged_before();
                 self.process_claims(before);
                 self.interpret(false);
-                self.process_claims(pending);
+                // A stone the reading could not place yet (a burst waiting for its sub-steps)
+                // still bounds the presses judged now.
+                let before = self.claims_judged_before();
+                self.process_claims(before);
             }
             Some(Phase::Counting) => self.update_counting(),
             _ => {}
@@ -100,6 +98,42 @@ impl Referee {
         Diff::between(&game, physical, &m.known, &pending)
     }
 
+    /// Presses before this time can be judged now: no change still settling and no stone not
+    /// yet in the game came before them (`None`: all of them).
+    fn claims_judged_before(&mut self) -> Option<crate::Timestamp> {
+        let pending = self.debouncer.earliest_pending();
+        match (self.first_new_stone_at(), pending) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    /// Whether a new stone still settling in the debouncer was placed before every stone of
+    /// `diff`: the game reads on once it is reported (or gone).
+    fn earlier_stone_settling(&self, diff: &Diff) -> bool {
+        let Some(m) = self.game.as_ref() else {
+            return false;
+        };
+        let Some(first) = diff.added.iter().map(|&(p, _)| self.changed_at[p]).min() else {
+            return false;
+        };
+        let board = m.game.board();
+        self.debouncer.pending_readings().any(|(p, r, at)| {
+            r.color().is_some() && at < first && board.get(go::point(p)).is_none()
+        })
+    }
+
+    /// Whether a new stone (one not in the game) is still settling in the debouncer.
+    pub(crate) fn new_stone_settling(&self) -> bool {
+        let Some(m) = self.game.as_ref() else {
+            return false;
+        };
+        let board = m.game.board();
+        self.debouncer
+            .pending_readings()
+            .any(|(p, r, _)| r.color().is_some() && board.get(go::point(p)).is_none())
+    }
+
     /// When the earliest stone not in the game arrived, if any.
     fn first_new_stone_at(&mut self) -> Option<crate::Timestamp> {
         let diff = self.current_diff();
@@ -146,6 +180,11 @@ impl Referee {
             if let Some(m) = self.game.as_mut() {
                 m.suspect_since = None;
             }
+            return false;
+        }
+        if self.earlier_stone_settling(&diff) {
+            // A stone placed before these is still settling where a hand is busy: it comes
+            // first, so reading these now would put the moves out of order (issue 15).
             return false;
         }
         if !diff.changed.is_empty() {

@@ -93,7 +93,20 @@ impl Referee {
         let Some(m) = self.game.as_mut() else {
             return false;
         };
-        if let Some(press) = m.pending_press.filter(|p| p.color == to_move) {
+        let open = m.pending_press.filter(|p| p.color == to_move);
+        if open.is_some()
+            && (self.stone_unreported_of(to_move, self.changed_at[x])
+                || self.substep_still_settling())
+        {
+            // A stone of the presser, placed before this one, is still settling, or what took
+            // a stone that stood and went is: it may be the press's move; the next report
+            // decides.
+            return false;
+        }
+        let Some(m) = self.game.as_mut() else {
+            return false;
+        };
+        if let Some(press) = open {
             m.pending_press = None;
             let wait = m.pending_wait_from.take();
             if !self.pass_proven(&press, wait, self.changed_at[x]) {
@@ -106,7 +119,7 @@ impl Referee {
                 self.play_vanished(t, to_move, &press);
                 return true;
             }
-            if self.vanished_stone_of(to_move) {
+            if self.vanished_stone_of(to_move, press.at.plus_ms(self.config.port_skew_ms)) {
                 // A stone of the presser stood and went, and no sequence explains it: ask.
                 self.hold(vec![press]);
                 return false;

@@ -35,8 +35,8 @@ impl Referee {
             .copied()
     }
 
-    /// A burst's stones with the stones that stood and went since the last move, in the
-    /// order they were first read.
+    /// A burst's stones with the stones that stood and went since the last move (a point may
+    /// hold several), in the order they were first read.
     pub(super) fn with_vanished(
         &self,
         order: &[(usize, Color, Timestamp)],
@@ -45,25 +45,64 @@ impl Referee {
             return order.to_vec();
         };
         let mut all = order.to_vec();
+        // Every stone that stood and went counts once, even on a point played again inside the
+        // stall (a ko fought faster than the region settles): each is its own sub-step.
         for v in m.vanished.iter().filter(|v| v.from > m.placed_at) {
             if let Some(c) = v.reading.color()
-                && !all.iter().any(|&(p, _, _)| p == v.index)
+                && !all.iter().any(|&(p, _, at)| p == v.index && at == v.from)
             {
                 all.push((v.index, c, v.from));
+            }
+        }
+        // A stone of the same colour as the game's on its point, but placed since the last move:
+        // the game's stone there was captured and the point retaken inside the stall (ko).
+        let board = m.game.board();
+        for (p, &reading) in self.physical.iter().enumerate() {
+            let at = self.changed_at[p];
+            if let Some(c) = reading.color()
+                && at > m.placed_at
+                && board.get(go::point(p)) == Some(c)
+                && !all.iter().any(|&(q, _, _)| q == p)
+            {
+                all.push((p, c, at));
             }
         }
         all.sort_by_key(|&(p, _, at)| (at, p));
         all
     }
 
-    /// Whether a stone of `mover` stood a whole settle time and went since the last move
-    /// (a shorter one may be a hand's flicker: it counts only when it explains the board).
-    pub(super) fn vanished_stone_of(&self, mover: Color) -> bool {
+    /// Whether a stone that stood and went since the last move has its point or a neighbour
+    /// still settling in the debouncer: what took it is not reported yet.
+    pub(super) fn substep_still_settling(&self) -> bool {
+        let Some(m) = self.game.as_ref() else {
+            return false;
+        };
+        let gone: Vec<usize> = m
+            .vanished
+            .iter()
+            .filter(|v| v.from > m.placed_at)
+            .map(|v| v.index)
+            .collect();
+        !gone.is_empty()
+            && self.debouncer.pending_readings().any(|(p, _, _)| {
+                gone.iter()
+                    .any(|&g| g == p || go::adjacent(g, p, self.size))
+            })
+    }
+
+    /// Whether a stone of `mover`, first read before `before` (the press, plus the ports'
+    /// skew), stood a whole settle time and went since the last move (a shorter one may be a
+    /// hand's flicker: it counts only when it explains the board; one read after the press
+    /// cannot be the press's move).
+    pub(super) fn vanished_stone_of(&self, mover: Color, before: Timestamp) -> bool {
         let reading = go::reading_of(mover);
         let settle = self.config.settle_ms;
         self.game.as_ref().is_some_and(|m| {
             m.vanished.iter().any(|v| {
-                v.reading == reading && v.from > m.placed_at && v.from.plus_ms(settle) <= v.to
+                v.reading == reading
+                    && v.from > m.placed_at
+                    && v.from < before
+                    && v.from.plus_ms(settle) <= v.to
             })
         })
     }

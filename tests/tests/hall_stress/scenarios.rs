@@ -14,8 +14,9 @@ pub(crate) struct Plan {
     pub(crate) wiring: Wiring,
     /// Staged alerts that are not false, by kind.
     pub(crate) staged: Vec<(InfractionKind, usize)>,
-    /// The board cannot see for a while (unplugged, chattering, joins late).
-    pub(crate) blinded: bool,
+    /// How many times the board cannot see for a while (unplugged, chattering, joins late):
+    /// each spell may leave moves it cannot explain, asked about once.
+    pub(crate) blind_spells: usize,
     /// The board is plugged in only after this many presses.
     pub(crate) board_joins_after: Option<usize>,
 }
@@ -57,7 +58,7 @@ fn plan(profile: HumanProfile) -> Plan {
         script: FaultScript::default(),
         wiring: Wiring::default(),
         staged: Vec::new(),
-        blinded: false,
+        blind_spells: 0,
         board_joins_after: None,
     }
 }
@@ -138,7 +139,7 @@ fn pace_scenarios() -> Vec<Scenario> {
 fn device_scenarios() -> Vec<Scenario> {
     let unplug = |device: Device| {
         move |rng: &mut SmallRng, moves: usize| {
-            let steps = moves_for(rng, moves, 2)
+            let steps: Vec<(u32, Fault)> = moves_for(rng, moves, 2)
                 .into_iter()
                 .map(|n| {
                     let down_ms = rng.random_range(1_000..=10_000);
@@ -146,8 +147,8 @@ fn device_scenarios() -> Vec<Scenario> {
                 })
                 .collect();
             Plan {
+                blind_spells: steps.len(),
                 script: script(steps),
-                blinded: true,
                 // About 3 s a move: 0 to 3 moves are made while it is unplugged.
                 ..plan(HumanProfile {
                     speed: 3.0,
@@ -158,7 +159,7 @@ fn device_scenarios() -> Vec<Scenario> {
     };
     let chatter = |on: ChatterAt| {
         move |rng: &mut SmallRng, moves: usize| {
-            let steps = moves_for(rng, moves, 2)
+            let steps: Vec<(u32, Fault)> = moves_for(rng, moves, 2)
                 .into_iter()
                 .map(|n| {
                     let hz = rng.random_range(2..=10);
@@ -174,8 +175,8 @@ fn device_scenarios() -> Vec<Scenario> {
                 })
                 .collect();
             Plan {
+                blind_spells: steps.len(),
                 script: script(steps),
-                blinded: true,
                 ..plan(demo())
             }
         }
@@ -196,7 +197,7 @@ fn device_scenarios() -> Vec<Scenario> {
             chatter(ChatterAt::NextToMove),
         ),
         scenario("board joins mid-game", |rng, _| Plan {
-            blinded: true,
+            blind_spells: 1,
             board_joins_after: Some(rng.random_range(5..40)),
             ..plan(demo())
         }),
