@@ -20,4 +20,5 @@ pub mod journal;
 pub mod logging;
 pub mod mqtt;
 mod runtime;
+mod telemetry;
 pub mod tournament;

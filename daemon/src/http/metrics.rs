@@ -7,7 +7,7 @@ use axum::extract::{MatchedPath, Request, State};
 use axum::http::header;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
+use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
 use super::App;
 use super::error::ApiError;
@@ -19,9 +19,9 @@ static RECORDER: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
 /// `None` when another recorder was installed first (metrics then go there, not to /metrics).
 pub(crate) fn install_metrics() -> Option<PrometheusHandle> {
     RECORDER
-        .get_or_init(|| match PrometheusBuilder::new().install_recorder() {
+        .get_or_init(|| match builder().install_recorder() {
             Ok(handle) => {
-                describe();
+                crate::telemetry::describe();
                 Some(handle)
             }
             Err(error) => {
@@ -32,25 +32,17 @@ pub(crate) fn install_metrics() -> Option<PrometheusHandle> {
         .clone()
 }
 
-fn describe() {
-    metrics::describe_counter!(
-        "goban_http_requests_total",
-        "HTTP requests by method, route and status"
-    );
-    metrics::describe_histogram!(
-        "goban_http_request_duration_seconds",
-        metrics::Unit::Seconds,
-        "Time to the response head, by method and route"
-    );
-    metrics::describe_gauge!("goban_http_sse_clients", "Open Server-Sent Events streams");
-    metrics::describe_gauge!(
-        "goban_http_delay_held_messages",
-        "Messages held back by the broadcast delay"
-    );
-    metrics::describe_counter!(
-        "goban_http_arbiter_requests_total",
-        "Arbiter requests by kind and outcome"
-    );
+/// The exporter with the buckets of every histogram of the catalog (without buckets the
+/// exporter would render a summary, which cannot be aggregated across scrapes or daemons).
+pub(crate) fn builder() -> PrometheusBuilder {
+    crate::telemetry::SERIES
+        .iter()
+        .filter(|series| !series.buckets.is_empty())
+        .fold(PrometheusBuilder::new(), |builder, series| {
+            builder
+                .set_buckets_for_metric(Matcher::Full(series.name.to_owned()), series.buckets)
+                .unwrap_or_else(|_| unreachable!("the catalog's buckets are not empty"))
+        })
 }
 
 /// Middleware counting every request by route template (never the raw path, to bound the label set).
@@ -60,15 +52,31 @@ pub(crate) async fn track_request(
     next: Next,
 ) -> Response {
     let route = matched.map_or_else(|| "unmatched".to_owned(), |m| m.as_str().to_owned());
-    let method = request.method().as_str().to_owned();
+    let method = method_label(request.method());
     let started = Instant::now();
     let response = next.run(request).await;
     let status = response.status().as_u16().to_string();
-    metrics::histogram!("goban_http_request_duration_seconds", "method" => method.clone(), "route" => route.clone())
+    metrics::histogram!("goban_http_request_duration_seconds", "method" => method, "route" => route.clone())
         .record(started.elapsed().as_secs_f64());
     metrics::counter!("goban_http_requests_total", "method" => method, "route" => route, "status" => status)
         .increment(1);
     response
+}
+
+/// The method as a label: the standard ones by name, any extension method as `other`.
+fn method_label(method: &axum::http::Method) -> &'static str {
+    match method.as_str() {
+        "GET" => "GET",
+        "HEAD" => "HEAD",
+        "POST" => "POST",
+        "PUT" => "PUT",
+        "PATCH" => "PATCH",
+        "DELETE" => "DELETE",
+        "OPTIONS" => "OPTIONS",
+        "CONNECT" => "CONNECT",
+        "TRACE" => "TRACE",
+        _ => "other",
+    }
 }
 
 /// GET /metrics: the Prometheus text exposition.
@@ -88,4 +96,122 @@ pub(crate) async fn handle_metrics(State(app): State<Arc<App>>) -> Result<Respon
         "text/plain; version=0.0.4; charset=utf-8",
     )];
     Ok((content_type, handle.render()).into_response())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::telemetry::{Kind, SERIES};
+
+    /// Every series of the catalog recorded once (labels set to `x`) on a recorder of its own.
+    fn render_catalog() -> String {
+        let recorder = builder().build_recorder();
+        let handle = recorder.handle();
+        metrics::with_local_recorder(&recorder, || {
+            crate::telemetry::describe();
+            for series in SERIES {
+                let labels: Vec<(&str, &str)> = series.labels.iter().map(|l| (*l, "x")).collect();
+                match series.kind {
+                    Kind::Counter => metrics::counter!(series.name, &labels).increment(1),
+                    Kind::Gauge => metrics::gauge!(series.name, &labels).set(1.0),
+                    Kind::Histogram => metrics::histogram!(series.name, &labels).record(0.002),
+                }
+            }
+        });
+        handle.render()
+    }
+
+    #[test]
+    fn every_series_renders_with_help_and_type() {
+        let text = render_catalog();
+        for series in SERIES {
+            let kind = match series.kind {
+                Kind::Counter => "counter",
+                Kind::Gauge => "gauge",
+                Kind::Histogram => "histogram",
+            };
+            assert!(
+                text.contains(&format!("# HELP {} {}\n", series.name, series.help)),
+                "no HELP for {}:\n{text}",
+                series.name
+            );
+            assert!(
+                text.contains(&format!("# TYPE {} {kind}\n", series.name)),
+                "no TYPE {kind} for {}:\n{text}",
+                series.name
+            );
+        }
+        assert!(!text.contains("quantile="), "a summary slipped in:\n{text}");
+    }
+
+    #[test]
+    fn latency_metrics_render_as_histograms_with_their_buckets() {
+        let text = render_catalog();
+        for series in SERIES.iter().filter(|s| s.kind == Kind::Histogram) {
+            let buckets = text
+                .lines()
+                .filter(|line| line.starts_with(&format!("{}_bucket{{", series.name)))
+                .count();
+            // One line per bound, plus +Inf.
+            assert_eq!(
+                buckets,
+                series.buckets.len() + 1,
+                "{}:\n{text}",
+                series.name
+            );
+            assert!(text.contains(&format!("{}_count", series.name)), "{text}");
+            assert!(text.contains(&format!("{}_sum", series.name)), "{text}");
+        }
+        assert!(
+            text.contains(r#"goban_journal_commit_duration_seconds_bucket{le="0.00005"} 0"#),
+            "{text}"
+        );
+        assert!(
+            text.contains(r#"goban_journal_commit_duration_seconds_bucket{le="0.0025"} 1"#),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                r#"goban_http_request_duration_seconds_bucket{method="x",route="x",le="5"} 1"#
+            ),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn the_catalog_passes_promtool_where_installed() {
+        use std::io::Write;
+        let Ok(mut child) = std::process::Command::new("promtool")
+            .args(["check", "metrics"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+        else {
+            // daemon/tests/e2e_metrics.rs runs it on the real binary's page and fails under CI.
+            println!("skipped: promtool not found (Debian package prometheus)");
+            return;
+        };
+        let text = render_catalog();
+        child
+            .stdin
+            .take()
+            .expect("piped stdin")
+            .write_all(text.as_bytes())
+            .expect("write to promtool");
+        let out = child.wait_with_output().expect("promtool ran");
+        assert!(
+            out.status.success() && out.stdout.is_empty() && out.stderr.is_empty(),
+            "promtool check metrics: {}{}\n{text}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+
+    #[test]
+    fn extension_methods_share_one_label() {
+        let custom = axum::http::Method::from_bytes(b"PROPFIND").expect("a token");
+        assert_eq!(method_label(&custom), "other");
+        assert_eq!(method_label(&axum::http::Method::POST), "POST");
+    }
 }

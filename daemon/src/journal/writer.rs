@@ -44,7 +44,15 @@ pub(crate) fn run(
         let writes = pending
             .iter()
             .any(|request| matches!(request, Request::Write(..)));
+        let (batches, rows) = pending
+            .iter()
+            .fold((0, 0), |(b, r), request| match request {
+                Request::Write(batch, _) => (b + 1, r + batch.inputs.len() + batch.events.len()),
+                Request::Flush(_) => (b, r),
+            });
+        let started = Instant::now();
         let committed = commit(&mut conn, pending);
+        crate::telemetry::journal_commit(started.elapsed(), batches, rows, committed);
         if writes {
             let was_refusing = refusing.swap(!committed, Ordering::Relaxed);
             if was_refusing && committed {

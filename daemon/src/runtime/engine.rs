@@ -38,6 +38,7 @@ impl Outputs {
 /// A board's referee plus what the daemon needs around it.
 pub(crate) struct Engine {
     referee: Referee,
+    alerts: crate::telemetry::AlertMeter,
 }
 
 /// Map the daemon's board config onto the referee's.
@@ -80,6 +81,7 @@ impl Engine {
     pub(crate) fn new(config: RefereeConfig) -> Result<Self, RefereeError> {
         Ok(Self {
             referee: Referee::new(config)?,
+            alerts: crate::telemetry::AlertMeter::default(),
         })
     }
 
@@ -89,6 +91,7 @@ impl Engine {
         now_ms: u64,
         input: Input,
     ) -> (Result<(), RefereeError>, Outputs) {
+        self.alerts.prime(|| self.referee.state().device.alerts);
         let result = self.referee.handle(Timestamp(now_ms), input);
         (result, self.drain())
     }
@@ -123,6 +126,7 @@ impl Engine {
         let mut last_tick = None;
         while let Some(event) = self.referee.poll_event() {
             super::story::log(&event.kind);
+            self.alerts.count(&event);
             out.state_changed |= !matches!(
                 event.kind,
                 EventKind::Clock { .. } | EventKind::ClockCall { .. }

@@ -118,6 +118,7 @@ impl Health {
 
     fn handle_stats(&mut self, stats: &LinkStats, now_ms: u64) -> Option<DeviceReport> {
         let entry = self.ports.get_mut(&stats.port)?;
+        crate::telemetry::link_stats(&self.board, entry.stats.as_ref(), stats);
         let changed = entry.stats.as_ref() != Some(stats);
         entry.stats = Some(stats.clone());
         if changed && now_ms.saturating_sub(self.last_stats_ms) >= STATS_EVERY_MS {
