@@ -305,3 +305,58 @@ async fn compaction_removes_a_finished_games_inputs_and_events_and_keeps_its_rec
     );
     assert_eq!(journal.compact(2_000).expect("again"), Compacted::default());
 }
+
+#[tokio::test]
+async fn a_resume_serves_the_published_bytes_of_packed_and_older_plain_rows() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let journal = build_journal(&dir, Synchronous::Normal);
+    // A row as a daemon before packing wrote it: JSON text, packing 0.
+    journal.flush().await.expect("created");
+    let older = r#"{"v":1,"seq":1,"board":"t1","event":"move_played","point":"D4"}"#;
+    rusqlite::Connection::open(dir.path().join("journal.sqlite"))
+        .expect("open")
+        .execute(
+            "INSERT INTO events (board, seq, topic, at_ms, payload) VALUES ('t1', 1, 'moves', 1, ?1)",
+            [older],
+        )
+        .expect("older row");
+    let clock = r#"{"v":1,"seq":2,"board":"t1","game":"g","at":"2026-11-30T10:24:23.200Z","event":"clock","clock":{"running":"black","black":{"main_ms":2867400,"periods":0,"period_ms":0,"used_ms":2532600,"flagged":false},"white":{"main_ms":2870400,"periods":0,"period_ms":0,"used_ms":2529600,"flagged":false},"to_move":"black","paused":false,"flag_fallen":null,"time_control":"absolute:main=90m"}}"#;
+    let mut batch = Batch::new("t1", 1);
+    batch.events.push(Published {
+        board: "t1".into(),
+        seq: 2,
+        topic: Topic::Clock,
+        at_ms: 2,
+        payload: Payload::from_text(clock.to_owned()),
+        view: None,
+    });
+    journal.write(batch).await.expect("write");
+
+    let stored: i64 = rusqlite::Connection::open(dir.path().join("journal.sqlite"))
+        .expect("open")
+        .query_row(
+            "SELECT LENGTH(payload) FROM events WHERE seq = 2",
+            [],
+            |r| r.get(0),
+        )
+        .expect("stored");
+    assert!(
+        stored * 4 < clock.len() as i64,
+        "{stored} bytes stored for {}",
+        clock.len()
+    );
+    let archive = journal.archive().expect("archive");
+    let served: Vec<(u64, Topic, String)> = archive
+        .events_since("t1", 0, 10)
+        .expect("events")
+        .into_iter()
+        .map(|e| (e.seq, e.topic, e.payload.as_str().to_owned()))
+        .collect();
+    assert_eq!(
+        served,
+        vec![
+            (1, Topic::Moves, older.to_owned()),
+            (2, Topic::Clock, clock.to_owned())
+        ]
+    );
+}
