@@ -16,6 +16,8 @@ use std::thread::JoinHandle;
 use tokio::sync::{oneshot, watch};
 
 use crate::config::{JournalConfig, Synchronous};
+#[cfg(test)]
+use compact::{compact_with, local_midnight_after};
 
 pub use archive::SqliteArchive;
 pub use batch::{Batch, GameRecord, InputRecord};
@@ -162,11 +164,16 @@ impl Journal {
         recover::recover(&conn, board)
     }
 
-    /// Removes the inputs and events of games whose epoch closed before `closed_before_ms`;
-    /// their SGF, summary and final state (`games`) are kept. Blocking: call from a blocking task.
-    pub fn compact(&self, closed_before_ms: u64) -> Result<Compacted, JournalError> {
+    /// Removes the inputs and events of the finished games whose `retention` has passed at
+    /// `now_ms` and whose board has started another game; their SGF, summary and final state
+    /// (`games`) are kept. Blocking: call from a blocking task.
+    pub fn compact(
+        &self,
+        retention: crate::config::Retention,
+        now_ms: u64,
+    ) -> Result<Compacted, JournalError> {
         let mut conn = self.reader()?;
-        compact::compact(&mut conn, closed_before_ms)
+        compact::compact(&mut conn, retention, now_ms)
     }
 
     /// The read side for publishers (SSE resume, finished games).

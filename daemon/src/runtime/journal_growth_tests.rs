@@ -149,6 +149,7 @@ async fn journal_growth_per_game_and_restart_time() {
         path: dir.path().join("journal.sqlite"),
         synchronous: Synchronous::Normal,
         commit_window: Span(std::time::Duration::ZERO),
+        ..JournalConfig::default()
     };
     let journal = Journal::open(&config).expect("journal");
     let boards = boards();
