@@ -173,6 +173,34 @@ mod tests {
         assert!(unpacker.unpack(DEFLATE_V1, b"\xff\xff\xff\xff").is_err());
     }
 
+    /// Time per row of packing and unpacking a clock reading: prints figures (docs/performance.md).
+    #[test]
+    #[ignore = "a measurement: run with --ignored --nocapture"]
+    fn packing_cost_per_row() {
+        const ROWS: u32 = 20_000;
+        let mut packer = Packer::new();
+        let started = std::time::Instant::now();
+        let mut stored = 0;
+        for _ in 0..ROWS {
+            stored = packer.pack(CLOCK.as_bytes()).expect("packs").len();
+        }
+        let pack = started.elapsed() / ROWS;
+        let packed = packer.pack(CLOCK.as_bytes()).expect("packs").to_vec();
+        let mut unpacker = Unpacker::new();
+        let started = std::time::Instant::now();
+        for _ in 0..ROWS {
+            assert_eq!(
+                unpacker.unpack(DEFLATE_V1, &packed).expect("unpacks").len(),
+                CLOCK.len()
+            );
+        }
+        let unpack = started.elapsed() / ROWS;
+        println!(
+            "clock reading {} bytes -> {stored} stored; pack {pack:?}, unpack {unpack:?} per row",
+            CLOCK.len()
+        );
+    }
+
     proptest::proptest! {
         #[test]
         fn any_text_round_trips(text in "\\PC{0,3000}") {

@@ -507,3 +507,67 @@ async fn a_resume_serves_the_published_bytes_of_packed_and_older_plain_rows() {
         ]
     );
 }
+
+#[tokio::test]
+async fn the_status_turns_refusing_once_and_accepting_again_when_space_returns() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = JournalConfig {
+        path: dir.path().join("journal.sqlite"),
+        ..JournalConfig::default()
+    };
+    let pages: u32 = {
+        Journal::open(&config)
+            .expect("create")
+            .close()
+            .await
+            .expect("close");
+        let conn = rusqlite::Connection::open(&config.path).expect("open");
+        conn.query_row("PRAGMA page_count", [], |r| r.get(0))
+            .expect("page_count")
+    };
+    let journal = Journal::open_capped(&config, pages + 8).expect("open capped");
+    let mut status = journal.status();
+    assert_eq!(*status.borrow_and_update(), JournalStatus::Accepting);
+    let big = format!("{{\"pad\":\"{}\"}}", "x".repeat(3_000));
+    let mut n = 0;
+    loop {
+        n += 1;
+        assert!(n < 200, "the capped journal never filled up");
+        if journal
+            .write(build_batch("t1", 1, &[big.as_str()], &[n]))
+            .await
+            .is_err()
+        {
+            break;
+        }
+    }
+    assert!(status.has_changed().expect("open"));
+    let JournalStatus::Refusing { since_ms, cause } = status.borrow_and_update().clone() else {
+        panic!("not refusing")
+    };
+    assert!(
+        since_ms > 1_700_000_000_000 && cause.contains("full"),
+        "{since_ms} {cause}"
+    );
+    // A second refused commit changes nothing that a watcher would hear about.
+    assert!(
+        journal
+            .write(build_batch("t1", 1, &[big.as_str()], &[n]))
+            .await
+            .is_err()
+    );
+    assert!(!status.has_changed().expect("open"));
+
+    // Space returns: rows removed by another connection free pages under the cap.
+    rusqlite::Connection::open(&config.path)
+        .expect("open")
+        .execute("DELETE FROM inputs", [])
+        .expect("free pages");
+    journal
+        .write(build_batch("t1", 1, &["{}"], &[n]))
+        .await
+        .expect("accepted again");
+    assert!(status.has_changed().expect("open"));
+    assert_eq!(*status.borrow_and_update(), JournalStatus::Accepting);
+    assert!(!journal.is_refusing());
+}

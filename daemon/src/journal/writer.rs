@@ -44,10 +44,7 @@ pub(crate) fn run(
         let writes = pending
             .iter()
             .any(|request| matches!(request, Request::Write(..)));
-        let outcome = commit(&mut conn, &mut packer, pending);
-        if writes {
-            report(status, outcome.err());
-        }
+        commit(&mut conn, &mut packer, pending, writes.then_some(status));
     }
     tracing::debug!("journal writer stopped");
 }
@@ -86,11 +83,14 @@ fn report(status: &watch::Sender<JournalStatus>, failure: Option<JournalError>) 
     });
 }
 
+/// Commits `pending` as one transaction; `status`, when it wrote something, is updated before
+/// anyone is answered, so whoever hears of a refused batch finds the journal `refusing`.
 fn commit(
     conn: &mut Connection,
     packer: &mut Packer,
     pending: Vec<Request>,
-) -> Result<(), JournalError> {
+    status: Option<&watch::Sender<JournalStatus>>,
+) {
     let outcome = conn
         .transaction()
         .map_err(JournalError::from)
@@ -105,6 +105,9 @@ fn commit(
     if let Err(err) = &outcome {
         tracing::debug!(cause = %err, batches = pending.len(), "journal commit failed; nothing of it is published");
     }
+    if let Some(status) = status {
+        report(status, outcome.clone().err());
+    }
     for request in pending {
         let ack = match request {
             Request::Write(_, ack) | Request::Flush(ack) => ack,
@@ -112,7 +115,6 @@ fn commit(
         // A board that stopped waiting is not the journal's problem.
         let _ = ack.send(outcome.clone());
     }
-    outcome
 }
 
 fn write_batch(
