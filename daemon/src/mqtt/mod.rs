@@ -127,7 +127,11 @@ impl Sender {
                 changed = connected.changed() => {
                     if changed.is_err() { break; }
                     online = *connected.borrow_and_update();
-                    if online { self.announce(&journal.borrow_and_update()); }
+                    if online {
+                        // Cloned, so the writer thread never waits on our read of the status.
+                        let status = journal.borrow_and_update().clone();
+                        self.announce(&status);
+                    }
                 }
                 // `<prefix>/status` says `journal_refusing` while the journal refuses writes.
                 changed = journal.changed(), if journal_open => match changed {
