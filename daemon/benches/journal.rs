@@ -45,6 +45,7 @@ fn open(dir: &tempfile::TempDir, synchronous: Synchronous) -> Journal {
         path: dir.path().join("bench.sqlite"),
         synchronous,
         commit_window: JournalConfig::default().commit_window,
+        ..JournalConfig::default()
     };
     match Journal::open(&config) {
         Ok(journal) => journal,

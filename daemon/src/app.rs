@@ -50,6 +50,8 @@ pub async fn start(config: Config) -> anyhow::Result<Daemon> {
     let public = Feed::public(hub.clone(), config.server.broadcast_delay.0, &cancel);
     let mqtt = MqttPublisher::spawn(mqtt_settings, public.clone())?;
     let boards = crate::runtime::start(&config, &hub, &journal, &cancel)?;
+    // Not awaited at stop: a compaction cut short leaves whole transactions only.
+    drop(crate::runtime::spawn_compaction(&config, &journal, &cancel));
     let listener = tokio::net::TcpListener::bind(config.server.listen)
         .await
         .with_context(|| format!("binding the HTTP listener {}", config.server.listen))?;

@@ -198,6 +198,11 @@ pub trait Archive: Send + Sync {
     fn game(&self, id: &str) -> Result<Option<serde_json::Value>, RequestError>;
     /// One finished game's SGF, if it exists.
     fn game_sgf(&self, id: &str) -> Result<Option<String>, RequestError>;
+    /// Whether the journal takes writes, now and each change (`/health`, MQTT `status`);
+    /// an archive without a journal always accepts.
+    fn journal_status(&self) -> tokio::sync::watch::Receiver<crate::journal::JournalStatus> {
+        tokio::sync::watch::channel(crate::journal::JournalStatus::Accepting).1
+    }
 }
 
 struct BoardEntry {

@@ -14,7 +14,7 @@ pub use load::{ConfigErrors, ConfigIssue, parse};
 pub use model::*;
 pub use mqtt_url::MqttUrl;
 pub use time_control::TimeControlSpec;
-pub use types::{BoardId, BoardSize, InfractionKind, Ruleset, Span};
+pub use types::{BoardId, BoardSize, InfractionKind, Retention, Ruleset, Span};
 
 /// The documented default configuration, the same bytes as `deploy/goban-bridge.toml`.
 pub const DEFAULT_CONFIG: &str = include_str!("../../../deploy/goban-bridge.toml");

@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use super::mqtt_url::MqttUrl;
 use super::time_control::TimeControlSpec;
-use super::types::{BoardId, BoardSize, InfractionKind, Ruleset, Span};
+use super::types::{BoardId, BoardSize, InfractionKind, Retention, Ruleset, Span};
 
 /// The whole daemon configuration.
 #[derive(Clone, Debug)]
@@ -77,6 +77,9 @@ pub struct JournalConfig {
     /// Longest wait to gather more writes into one commit. Default `"0ms"`: commit
     /// at once; writes arriving during a commit join the next one.
     pub commit_window: Span,
+    /// How long a finished game's inputs and events are kept once its board started
+    /// another game: `"end-of-day"` (default), a duration such as `"2h"`, or `"never"`.
+    pub retention: Retention,
 }
 
 impl Default for JournalConfig {
@@ -85,6 +88,7 @@ impl Default for JournalConfig {
             path: PathBuf::from("goban-bridge.sqlite"),
             synchronous: Synchronous::Normal,
             commit_window: Span(std::time::Duration::ZERO),
+            retention: Retention::EndOfDay,
         }
     }
 }

@@ -228,3 +228,41 @@ fn a_host_name_listen_address_is_resolved() {
     );
     assert!(errors[0].message.contains("no port"), "{errors:?}");
 }
+
+#[test]
+fn journal_retention_defaults_to_the_end_of_the_day_and_reads_durations_and_never() {
+    let config = parse(&build_minimal("")).expect("valid");
+    assert_eq!(config.journal.retention, Retention::EndOfDay);
+    for (text, expected) in [
+        ("end-of-day", Retention::EndOfDay),
+        ("never", Retention::Never),
+        (
+            "2h",
+            Retention::After(Span(std::time::Duration::from_secs(7_200))),
+        ),
+        ("0s", Retention::After(Span(std::time::Duration::ZERO))),
+    ] {
+        let toml = format!("[journal]\nretention = \"{text}\"\n{}", build_minimal(""));
+        let config = parse(&toml).expect(text);
+        assert_eq!(config.journal.retention, expected, "{text}");
+        assert_eq!(expected.to_string().parse::<Retention>(), Ok(expected));
+    }
+}
+
+#[test]
+fn a_bad_journal_retention_is_named_with_what_is_accepted() {
+    for bad in ["tomorrow", "2", "", "end of day"] {
+        let toml = format!("[journal]\nretention = \"{bad}\"\n{}", build_minimal(""));
+        let errors = parse(&toml).expect_err(bad).0;
+        assert_eq!(
+            (errors[0].line, errors[0].field.as_str()),
+            (2, "journal.retention"),
+            "{errors:?}"
+        );
+        let message = &errors[0].message;
+        assert!(
+            message.contains("end-of-day") && message.contains("\"2h\""),
+            "{bad:?}: {message}"
+        );
+    }
+}

@@ -76,6 +76,51 @@ pub(crate) use serde_via_str;
 
 serde_via_str!(Span);
 
+/// `[journal] retention`: how long a finished game's inputs and events stay in the journal.
+///
+/// Its SGF, summary and final state (alerts and audit included) stay for ever;
+/// only the rows that replay and resume it go, and only once its board has
+/// started another game (the game on a board is never compacted).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Retention {
+    /// `"end-of-day"` (default): until the local midnight that follows the game's end.
+    #[default]
+    EndOfDay,
+    /// A duration (`"2h"`, `"30m"`, `"0s"`): until that long after the game's end.
+    After(Span),
+    /// `"never"`: nothing is compacted.
+    Never,
+}
+
+impl FromStr for Retention {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text.trim() {
+            "end-of-day" => Ok(Self::EndOfDay),
+            "never" => Ok(Self::Never),
+            other => other.parse().map(Self::After).map_err(|err| {
+                format!(
+                    "retention {other:?}: expected \"end-of-day\", \"never\" or a duration \
+                     such as \"2h\" or \"30m\" ({err})"
+                )
+            }),
+        }
+    }
+}
+
+impl fmt::Display for Retention {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::EndOfDay => f.write_str("end-of-day"),
+            Self::After(span) => span.fmt(f),
+            Self::Never => f.write_str("never"),
+        }
+    }
+}
+
+serde_via_str!(Retention);
+
 /// A board id: `[a-z0-9-]{1,32}` (api.md "Configuration").
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct BoardId(String);

@@ -334,10 +334,25 @@ pub(crate) struct BoardHealth {
     report: Value,
 }
 
+/// The journal's health in GET /health.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct JournalHealth {
+    /// `ok`, or `refusing` while commits fail (disk full, read-only file): new messages
+    /// then wait unpublished, and are published in order once a commit succeeds again.
+    #[schema(example = "ok")]
+    status: String,
+    /// With `refusing`: when the first refused commit failed (RFC 3339).
+    since: Option<String>,
+    /// With `refusing`: SQLite's words for that failure.
+    cause: Option<String>,
+    /// With `refusing`: the alert in words, for an operator.
+    alert: Option<String>,
+}
+
 /// GET /health.
 #[derive(Serialize, ToSchema)]
 pub(crate) struct Health {
-    /// `ok`, or `degraded` when a device is not connected.
+    /// `ok`, or `degraded` when a device is not connected or the journal refuses writes.
     status: String,
     /// Daemon version.
     version: String,
@@ -345,6 +360,8 @@ pub(crate) struct Health {
     uptime_ms: u64,
     /// Broadcast delay applied to public views.
     broadcast_delay_ms: u64,
+    /// Whether the journal takes writes.
+    journal: JournalHealth,
     /// Per board.
     boards: Vec<BoardHealth>,
 }

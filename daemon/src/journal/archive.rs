@@ -2,8 +2,12 @@
 
 use std::sync::Mutex;
 
+use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension, params};
+use tokio::sync::watch;
 
+use super::JournalStatus;
+use super::packing::Unpacker;
 use super::recover::from_sql;
 use super::writer::to_sql;
 use crate::hub::{Archive, Payload, Published, RequestError, Topic};
@@ -11,12 +15,14 @@ use crate::hub::{Archive, Payload, Published, RequestError, Topic};
 /// [`Archive`] over its own SQLite connection (WAL lets it read while the writer commits).
 pub struct SqliteArchive {
     conn: Mutex<Connection>,
+    status: watch::Receiver<JournalStatus>,
 }
 
 impl SqliteArchive {
-    pub(super) fn new(conn: Connection) -> Self {
+    pub(super) fn new(conn: Connection, status: watch::Receiver<JournalStatus>) -> Self {
         Self {
             conn: Mutex::new(conn),
+            status,
         }
     }
 
@@ -48,18 +54,28 @@ impl Archive for SqliteArchive {
         let board: std::sync::Arc<str> = board.into();
         self.with(|conn| {
             let mut stmt = conn.prepare_cached(
-                "SELECT seq, topic, at_ms, payload FROM events WHERE board = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
+                "SELECT seq, topic, at_ms, payload, packing FROM events WHERE board = ?1 AND seq > ?2 ORDER BY seq LIMIT ?3",
             )?;
             let limit = i64::try_from(limit).unwrap_or(i64::MAX);
+            let mut unpacker = Unpacker::new();
             let rows = stmt.query_map(params![&*board, to_sql(after), limit], |row| {
+                let seq = from_sql(row.get(0)?);
                 let topic: String = row.get(1)?;
-                let payload: String = row.get(3)?;
-                Ok((from_sql(row.get(0)?), topic, from_sql(row.get(2)?), payload))
+                let stored = match row.get_ref(3)? {
+                    ValueRef::Text(bytes) | ValueRef::Blob(bytes) => bytes,
+                    _ => &[],
+                };
+                let payload = unpacker.unpack(row.get(4)?, stored).map_err(|err| {
+                    // Only this daemon writes the rows; one it cannot read is skipped, never served altered.
+                    tracing::error!(cause = %err, seq, "journaled message unreadable; skipped");
+                });
+                Ok((seq, topic, from_sql(row.get(2)?), payload))
             })?;
             let mut out = Vec::new();
             for row in rows {
                 let (seq, topic, at_ms, payload) = row?;
                 let Some(topic) = Topic::from_name(&topic) else { continue };
+                let Ok(payload) = payload else { continue };
                 out.push(Published {
                     board: board.clone(),
                     seq,
@@ -90,6 +106,10 @@ impl Archive for SqliteArchive {
             .optional()
             .map(|found| found.map(|text| parse_json(&text)))
         })
+    }
+
+    fn journal_status(&self) -> watch::Receiver<JournalStatus> {
+        self.status.clone()
     }
 
     fn game_sgf(&self, id: &str) -> Result<Option<String>, RequestError> {

@@ -12,14 +12,23 @@ use rusqlite::{Connection, TransactionBehavior};
 struct Migration {
     /// What the step brings, for the log.
     what: &'static str,
-    /// The SQL, run in the migration's transaction.
-    sql: &'static str,
+    /// The step, run in the migration's transaction.
+    apply: Apply,
+}
+
+/// How a step changes the file.
+enum Apply {
+    /// A fixed SQL batch.
+    Sql(&'static str),
+    /// A function of its own (steps that do more than one statement's worth, or compute).
+    Step(fn(&rusqlite::Transaction<'_>) -> rusqlite::Result<()>),
 }
 
 const MIGRATIONS: &[Migration] = &[
     Migration {
         what: "epochs, inputs, events and games",
-        sql: "
+        apply: Apply::Sql(
+            "
 CREATE TABLE IF NOT EXISTS epochs (
     board TEXT NOT NULL,
     epoch INTEGER NOT NULL,
@@ -52,10 +61,12 @@ CREATE TABLE IF NOT EXISTS games (
     sgf TEXT NOT NULL
 );
 ",
+        ),
     },
     Migration {
         what: "the tournament desk's rounds, seats, results and pushes",
-        sql: "
+        apply: Apply::Sql(
+            "
 CREATE TABLE IF NOT EXISTS tournament_rounds (
     round INTEGER PRIMARY KEY,
     source TEXT NOT NULL,
@@ -93,12 +104,33 @@ CREATE TABLE IF NOT EXISTS tournament_pushes (
     PRIMARY KEY (round, table_no, target)
 );
 ",
+        ),
     },
     Migration {
         what: "the last seq of each closed epoch, so a finished game's events can be compacted",
-        sql: "ALTER TABLE epochs ADD COLUMN last_seq INTEGER;",
+        apply: Apply::Sql("ALTER TABLE epochs ADD COLUMN last_seq INTEGER;"),
+    },
+    Migration {
+        what: "packed event payloads, and the game each epoch archived (for retention)",
+        apply: Apply::Step(packed_payloads_and_epoch_games),
     },
 ];
+
+/// Step 4: `events.packing` says how a payload is stored (`packing.rs`; every older row is
+/// JSON text, 0); `epochs.game` names the game an epoch archived, so that compaction
+/// removes only finished games' rows. Epochs of older files are matched to their game by
+/// the id the daemon gives games, `<date>-<board>-<epoch>`.
+fn packed_payloads_and_epoch_games(tx: &rusqlite::Transaction<'_>) -> rusqlite::Result<()> {
+    tx.execute_batch(
+        "ALTER TABLE events ADD COLUMN packing INTEGER NOT NULL DEFAULT 0;
+         ALTER TABLE epochs ADD COLUMN game TEXT;
+         UPDATE epochs SET game = (
+             SELECT g.id FROM games g
+             WHERE g.board = epochs.board AND g.id LIKE '%-' || epochs.board || '-' || epochs.epoch
+             ORDER BY g.finished_ms DESC LIMIT 1
+         );",
+    )
+}
 
 /// The schema version this daemon writes.
 pub(crate) const CURRENT: u32 = MIGRATIONS.len() as u32;
@@ -146,7 +178,10 @@ pub(crate) fn migrate(conn: &mut Connection) -> Result<u32, SchemaError> {
         let Some(step) = MIGRATIONS.get(found as usize) else {
             return Ok(found);
         };
-        tx.execute_batch(step.sql)?;
+        match step.apply {
+            Apply::Sql(sql) => tx.execute_batch(sql)?,
+            Apply::Step(apply) => apply(&tx)?,
+        }
         // PRAGMA takes no bound parameters; `found + 1` is our own integer.
         tx.execute_batch(&format!("PRAGMA user_version = {}", found + 1))?;
         tx.commit()?;
@@ -206,7 +241,10 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let (_, mut conn) = build_file(&dir);
         // The file as the daemon wrote it before versioning: migration 1's tables, user_version 0.
-        conn.execute_batch(MIGRATIONS[0].sql).expect("old schema");
+        let Apply::Sql(first) = MIGRATIONS[0].apply else {
+            panic!("migration 1 is SQL")
+        };
+        conn.execute_batch(first).expect("old schema");
         conn.execute(
             "INSERT INTO events (board, seq, topic, at_ms, payload) VALUES ('t1', 7, 'moves', 1, '{}')",
             [],
@@ -254,6 +292,63 @@ mod tests {
             std::fs::read(&path).expect("read"),
             before,
             "the file changed"
+        );
+    }
+
+    /// A file of version 3 (the schema before packed payloads), with a finished and an open game.
+    fn build_version_3(conn: &mut Connection) {
+        for step in &MIGRATIONS[..3] {
+            let Apply::Sql(sql) = step.apply else {
+                panic!("steps 1 to 3 are SQL")
+            };
+            conn.execute_batch(sql).expect("old step");
+        }
+        conn.execute_batch(
+            "PRAGMA user_version = 3;
+             INSERT INTO epochs (board, epoch, opened_ms, closed_ms, last_seq) VALUES
+                 ('table-1', 1, 10, 90, 3), ('table-1', 2, 100, NULL, NULL), ('table-12', 1, 10, 90, 2);
+             INSERT INTO games (id, board, finished_ms, summary, state, sgf) VALUES
+                 ('2026-11-30-table-1-1', 'table-1', 80, '{}', '{}', '(;)'),
+                 ('2026-11-30-table-12-1', 'table-12', 70, '{}', '{}', '(;)');
+             INSERT INTO events (board, seq, topic, at_ms, payload) VALUES
+                 ('table-1', 3, 'clock', 50, '{\"v\":1,\"seq\":3}');",
+        )
+        .expect("version 3 rows");
+    }
+
+    #[test]
+    fn version_3_gains_packing_and_the_game_of_each_epoch() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (_, mut conn) = build_file(&dir);
+        build_version_3(&mut conn);
+        assert_eq!(version(&conn).expect("version"), 3);
+
+        assert_eq!(migrate(&mut conn).expect("migrate"), CURRENT);
+        let (packing, payload): (i64, String) = conn
+            .query_row(
+                "SELECT packing, payload FROM events WHERE board = 'table-1' AND seq = 3",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .expect("old row");
+        assert_eq!((packing, payload.as_str()), (0, "{\"v\":1,\"seq\":3}"));
+        let games: Vec<(String, i64, Option<String>)> = {
+            let mut stmt = conn
+                .prepare("SELECT board, epoch, game FROM epochs ORDER BY board, epoch")
+                .expect("prepare");
+            let rows = stmt
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                .expect("query");
+            rows.map(|row| row.expect("row")).collect()
+        };
+        assert_eq!(
+            games,
+            vec![
+                ("table-1".into(), 1, Some("2026-11-30-table-1-1".into())),
+                ("table-1".into(), 2, None),
+                ("table-12".into(), 1, Some("2026-11-30-table-12-1".into())),
+            ],
+            "each epoch is matched to its own board's game only"
         );
     }
 }

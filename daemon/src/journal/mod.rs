@@ -4,18 +4,20 @@ mod archive;
 mod batch;
 mod compact;
 mod migrations;
+mod packing;
 mod recover;
 mod schema;
 mod writer;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, watch};
 
 use crate::config::{JournalConfig, Synchronous};
+#[cfg(test)]
+use compact::{compact_with, local_midnight_after};
 
 pub use archive::SqliteArchive;
 pub use batch::{Batch, GameRecord, InputRecord};
@@ -59,13 +61,28 @@ impl From<serde_json::Error> for JournalError {
     }
 }
 
+/// Whether the journal takes writes: `/health` (`journal`), MQTT `<prefix>/status` and the log say so.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum JournalStatus {
+    /// The last commit that wrote something succeeded.
+    #[default]
+    Accepting,
+    /// Commits fail (disk full, read-only file): new messages wait unpublished until one succeeds.
+    Refusing {
+        /// When the first refused commit failed, ms since the Unix epoch.
+        since_ms: u64,
+        /// SQLite's words for that first failure.
+        cause: String,
+    },
+}
+
 /// Cheap cloneable handle on the journal: writes go to one writer thread, reads use their own connection.
 #[derive(Clone)]
 pub struct Journal {
     requests: mpsc::Sender<writer::Request>,
     path: PathBuf,
     writer: Arc<Mutex<Option<JoinHandle<()>>>>,
-    refusing: Arc<AtomicBool>,
+    status: watch::Receiver<JournalStatus>,
 }
 
 impl Journal {
@@ -91,14 +108,11 @@ impl Journal {
 
     fn start(config: &JournalConfig, conn: rusqlite::Connection) -> Result<Self, JournalError> {
         let (requests, receiver) = mpsc::channel();
-        let refusing = Arc::new(AtomicBool::new(false));
+        let (status_tx, status) = watch::channel(JournalStatus::Accepting);
         let window = config.commit_window.0;
         let writer = std::thread::Builder::new()
             .name("journal-writer".into())
-            .spawn({
-                let refusing = refusing.clone();
-                move || writer::run(conn, receiver, window, refusing)
-            })
+            .spawn(move || writer::run(conn, receiver, window, &status_tx))
             .map_err(|err| {
                 JournalError::Sqlite(format!("cannot start the writer thread: {err}"))
             })?;
@@ -106,14 +120,19 @@ impl Journal {
             requests,
             path: config.path.clone(),
             writer: Arc::new(Mutex::new(Some(writer))),
-            refusing,
+            status,
         })
     }
 
     /// Whether the last commit failed (disk full, read-only file): for `/health` and MQTT `status`.
     /// Cleared by the next commit that succeeds.
     pub fn is_refusing(&self) -> bool {
-        self.refusing.load(Ordering::Relaxed)
+        matches!(*self.status.borrow(), JournalStatus::Refusing { .. })
+    }
+
+    /// The journal's status now and each change of it.
+    pub fn status(&self) -> watch::Receiver<JournalStatus> {
+        self.status.clone()
     }
 
     /// The journal file.
@@ -145,16 +164,21 @@ impl Journal {
         recover::recover(&conn, board)
     }
 
-    /// Removes the inputs and events of games whose epoch closed before `closed_before_ms`;
-    /// their SGF, summary and final state (`games`) are kept. Blocking: call from a blocking task.
-    pub fn compact(&self, closed_before_ms: u64) -> Result<Compacted, JournalError> {
+    /// Removes the inputs and events of the finished games whose `retention` has passed at
+    /// `now_ms` and whose board has started another game; their SGF, summary and final state
+    /// (`games`) are kept. Blocking: call from a blocking task.
+    pub fn compact(
+        &self,
+        retention: crate::config::Retention,
+        now_ms: u64,
+    ) -> Result<Compacted, JournalError> {
         let mut conn = self.reader()?;
-        compact::compact(&mut conn, closed_before_ms)
+        compact::compact(&mut conn, retention, now_ms)
     }
 
     /// The read side for publishers (SSE resume, finished games).
     pub fn archive(&self) -> Result<SqliteArchive, JournalError> {
-        Ok(SqliteArchive::new(self.reader()?))
+        Ok(SqliteArchive::new(self.reader()?, self.status()))
     }
 
     /// Flush, then stop the writer thread once every handle is dropped.

@@ -1,15 +1,14 @@
 //! The journal's writer thread: gathers batches from every board into one transaction (group commit), then acknowledges them.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, Transaction, params};
-use tokio::sync::oneshot;
+use tokio::sync::{oneshot, watch};
 
-use super::JournalError;
 use super::batch::Batch;
+use super::packing::{self, Packer};
+use super::{JournalError, JournalStatus};
 
 /// A request to the writer thread.
 pub(crate) enum Request {
@@ -20,13 +19,14 @@ pub(crate) enum Request {
 }
 
 /// Runs until every sender is dropped. `window` bounds how long the first
-/// request of a commit waits for company; `refusing` tells whether the last commit failed.
+/// request of a commit waits for company; `status` tells whether the last commit failed.
 pub(crate) fn run(
     mut conn: Connection,
     requests: Receiver<Request>,
     window: Duration,
-    refusing: Arc<AtomicBool>,
+    status: &watch::Sender<JournalStatus>,
 ) {
+    let mut packer = Packer::new();
     while let Ok(first) = requests.recv() {
         let mut pending = vec![first];
         let deadline = Instant::now() + window;
@@ -51,33 +51,73 @@ pub(crate) fn run(
                 Request::Flush(_) => (b, r),
             });
         let started = Instant::now();
-        let committed = commit(&mut conn, pending);
+        let committed = commit(&mut conn, &mut packer, pending, writes.then_some(status));
         crate::telemetry::journal_commit(started.elapsed(), batches, rows, committed);
-        if writes {
-            let was_refusing = refusing.swap(!committed, Ordering::Relaxed);
-            if was_refusing && committed {
-                tracing::warn!("the journal accepts commits again");
-            }
-        }
     }
     tracing::debug!("journal writer stopped");
 }
 
-fn commit(conn: &mut Connection, pending: Vec<Request>) -> bool {
+/// Logs the change between accepting and refusing once each way, never once per failed commit.
+fn report(status: &watch::Sender<JournalStatus>, failure: Option<JournalError>) {
+    let now_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX));
+    status.send_if_modified(|current| match (&*current, failure) {
+        (JournalStatus::Accepting, None) => false,
+        (JournalStatus::Accepting, Some(err)) => {
+            tracing::error!(
+                cause = %err,
+                "the journal refuses writes (disk full or read-only?): new messages wait unpublished, \
+                 the daemon keeps serving what it has and retries every second"
+            );
+            *current = JournalStatus::Refusing {
+                since_ms: now_ms,
+                cause: err.to_string(),
+            };
+            true
+        }
+        (JournalStatus::Refusing { .. }, Some(err)) => {
+            tracing::debug!(cause = %err, "the journal still refuses writes");
+            false
+        }
+        (JournalStatus::Refusing { since_ms, .. }, None) => {
+            tracing::warn!(
+                refused_for_ms = now_ms.saturating_sub(*since_ms),
+                "the journal accepts writes again; the messages that waited are published"
+            );
+            *current = JournalStatus::Accepting;
+            true
+        }
+    });
+}
+
+/// Commits `pending` as one transaction; `status`, when it wrote something, is updated before
+/// anyone is answered, so whoever hears of a refused batch finds the journal `refusing`.
+/// Whether the transaction committed.
+fn commit(
+    conn: &mut Connection,
+    packer: &mut Packer,
+    pending: Vec<Request>,
+    status: Option<&watch::Sender<JournalStatus>>,
+) -> bool {
     let outcome = conn
         .transaction()
         .map_err(JournalError::from)
         .and_then(|tx| {
             for request in &pending {
                 if let Request::Write(batch, _) = request {
-                    write_batch(&tx, batch)?;
+                    write_batch(&tx, packer, batch)?;
                 }
             }
             tx.commit().map_err(JournalError::from)
         });
     if let Err(err) = &outcome {
-        tracing::error!(cause = %err, batches = pending.len(), "journal commit failed; nothing of it is published");
+        tracing::debug!(cause = %err, batches = pending.len(), "journal commit failed; nothing of it is published");
     }
+    if let Some(status) = status {
+        report(status, outcome.clone().err());
+    }
+    let committed = outcome.is_ok();
     for request in pending {
         let ack = match request {
             Request::Write(_, ack) | Request::Flush(ack) => ack,
@@ -85,10 +125,14 @@ fn commit(conn: &mut Connection, pending: Vec<Request>) -> bool {
         // A board that stopped waiting is not the journal's problem.
         let _ = ack.send(outcome.clone());
     }
-    outcome.is_ok()
+    committed
 }
 
-fn write_batch(tx: &Transaction<'_>, batch: &Batch) -> Result<(), JournalError> {
+fn write_batch(
+    tx: &Transaction<'_>,
+    packer: &mut Packer,
+    batch: &Batch,
+) -> Result<(), JournalError> {
     let board = batch.board.as_str();
     let epoch = i64::try_from(batch.epoch).unwrap_or(i64::MAX);
     if batch.open_epoch {
@@ -105,18 +149,25 @@ fn write_batch(tx: &Transaction<'_>, batch: &Batch) -> Result<(), JournalError> 
         insert_input.execute(params![board, epoch, to_sql(input.at_ms), input.json])?;
     }
     let mut insert_event = tx.prepare_cached(
-        "INSERT INTO events (board, seq, topic, at_ms, payload) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO events (board, seq, topic, at_ms, payload, packing) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
     for event in &batch.events {
-        insert_event.execute(params![
-            board,
-            to_sql(event.seq),
-            event.topic.name(),
-            to_sql(event.at_ms),
-            event.payload.as_str()
-        ])?;
+        let (seq, topic, at) = (to_sql(event.seq), event.topic.name(), to_sql(event.at_ms));
+        let json = event.payload.as_str();
+        // The published bytes, packed; stored as text only if zlib refused.
+        match packer.pack(json.as_bytes()) {
+            Some(packed) => {
+                insert_event.execute(params![board, seq, topic, at, packed, packing::DEFLATE_V1])?
+            }
+            None => insert_event.execute(params![board, seq, topic, at, json, packing::PLAIN])?,
+        };
     }
     if let Some(game) = &batch.game {
+        // Retention compacts only epochs that archived a game (an abandoned one keeps its rows).
+        tx.execute(
+            "UPDATE epochs SET game = ?3 WHERE board = ?1 AND epoch = ?2",
+            params![board, epoch, game.id],
+        )?;
         tx.execute(
             "INSERT OR REPLACE INTO games (id, board, finished_ms, summary, state, sgf) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             params![

@@ -20,6 +20,7 @@ pub use topics::{board_topic, delivery, status_topic};
 
 use crate::delay::Feed;
 use crate::hub::{Published, Topic};
+use crate::journal::JournalStatus;
 
 /// Largest MQTT packet the daemon sends and its embedded broker accepts.
 ///
@@ -71,6 +72,7 @@ impl MqttPublisher {
         let counters = Arc::new(MqttCounters::default());
         let finish = CancellationToken::new();
         let bus = feed.subscribe();
+        let journal = feed.hub().archive().journal_status();
         let sender = Sender {
             client,
             outbox: Outbox::new(settings.buffer),
@@ -79,7 +81,8 @@ impl MqttPublisher {
             retained: BTreeMap::new(),
             counters: counters.clone(),
         };
-        let task = tokio::spawn(sender.run(bus, connected, finish.clone(), driver, stop_loop));
+        let task =
+            tokio::spawn(sender.run(bus, connected, journal, finish.clone(), driver, stop_loop));
         Ok(Self {
             finish,
             task,
@@ -96,16 +99,27 @@ impl MqttPublisher {
     }
 }
 
+/// `<prefix>/status` while connected: `online`, or `journal_refusing` while the journal refuses
+/// writes (nothing new is published then); the last will and a clean stop say `offline`.
+fn status_word(journal: &JournalStatus) -> &'static str {
+    match journal {
+        JournalStatus::Accepting => "online",
+        JournalStatus::Refusing { .. } => "journal_refusing",
+    }
+}
+
 impl Sender {
     async fn run(
         mut self,
         mut bus: broadcast::Receiver<Published>,
         mut connected: watch::Receiver<bool>,
+        mut journal: watch::Receiver<JournalStatus>,
         finish: CancellationToken,
         driver: JoinHandle<rumqttc::EventLoop>,
         stop_loop: CancellationToken,
     ) {
         let mut online = false;
+        let mut journal_open = true;
         loop {
             tokio::select! {
                 () = finish.cancelled() => break,
@@ -113,8 +127,18 @@ impl Sender {
                 changed = connected.changed() => {
                     if changed.is_err() { break; }
                     online = *connected.borrow_and_update();
-                    if online { self.announce(); }
+                    if online {
+                        // Cloned, so the writer thread never waits on our read of the status.
+                        let status = journal.borrow_and_update().clone();
+                        self.announce(&status);
+                    }
                 }
+                // `<prefix>/status` says `journal_refusing` while the journal refuses writes.
+                changed = journal.changed(), if journal_open => match changed {
+                    Ok(()) if online => self.publish_status(status_word(&journal.borrow_and_update())),
+                    Ok(()) => {}
+                    Err(_) => journal_open = false,
+                },
                 // The client's queue was full: try again shortly.
                 () = tokio::time::sleep(Duration::from_millis(20)), if online && !self.outbox.is_empty() => {}
             }
@@ -153,15 +177,21 @@ impl Sender {
             .store(self.outbox.dropped(), Ordering::Relaxed);
     }
 
-    /// After every (re)connect: `online`, then the last retained state and device message of each board
-    /// that has nothing newer waiting, so that, with the backlog sent next, every board's seqs go out in order.
-    fn announce(&mut self) {
+    /// The retained `<prefix>/status`.
+    fn publish_status(&self, word: &'static str) {
         let _ = self.client.try_publish(
             status_topic(&self.settings.prefix),
             QoS::AtLeastOnce,
             true,
-            "online",
+            word,
         );
+    }
+
+    /// After every (re)connect: `online` (or `journal_refusing`), then the last retained state and device
+    /// message of each board that has nothing newer waiting, so that, with the backlog sent next, every
+    /// board's seqs go out in order.
+    fn announce(&mut self, journal: &JournalStatus) {
+        self.publish_status(status_word(journal));
         for board in self.feed.hub().boards() {
             for topic in [Topic::State, Topic::Device] {
                 let payload = match self.retained.get(&(board.clone(), topic)) {

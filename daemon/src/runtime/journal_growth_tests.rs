@@ -149,6 +149,7 @@ async fn journal_growth_per_game_and_restart_time() {
         path: dir.path().join("journal.sqlite"),
         synchronous: Synchronous::Normal,
         commit_window: Span(std::time::Duration::ZERO),
+        ..JournalConfig::default()
     };
     let journal = Journal::open(&config).expect("journal");
     let boards = boards();
@@ -209,7 +210,7 @@ async fn journal_growth_per_game_and_restart_time() {
         .expect("rows");
     for row in rows {
         let (kind, count, text) = row.expect("row");
-        println!("  board b0: {kind:>8}: {count:>6} rows, {text:>9} bytes of JSON");
+        println!("  board b0: {kind:>8}: {count:>6} rows, {text:>9} bytes stored");
     }
 
     // Restart: every board rebuilt from the journal, one after the other, as the daemon starts them.

@@ -1,6 +1,7 @@
 //! The board runtime: one supervisor task per board wiring device links, referee, journal and hub together.
 
 mod clock;
+mod compaction;
 mod control;
 mod devices;
 mod engine;
@@ -130,6 +131,21 @@ fn start_board(
     drop(_entered);
     boards.supervisors.push(tokio::spawn(task.instrument(span)));
     Ok(())
+}
+
+/// Compact the journal's finished games past `[journal] retention`, every ten minutes until `cancel`.
+pub(crate) fn spawn_compaction(
+    config: &Config,
+    journal: &Journal,
+    cancel: &CancellationToken,
+) -> JoinHandle<()> {
+    compaction::spawn(
+        journal.clone(),
+        config.journal.retention,
+        compaction::COMPACT_EVERY,
+        HostClock::system(),
+        cancel.clone(),
+    )
 }
 
 /// One link per distinct port: a shared port serves both devices.

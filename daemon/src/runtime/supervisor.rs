@@ -234,7 +234,8 @@ async fn commit(sealed: Option<Sealed>, wiring: &Wiring) -> bool {
             && let Err(err) = wiring.journal.write(batch.clone()).await
         {
             queue.push_front(Sealed { batch, commands });
-            tracing::error!(
+            // The journal logs once when it starts refusing and once when it accepts again.
+            tracing::debug!(
                 cause = %err,
                 waiting = queue.len(),
                 "journal write failed; its messages wait, unpublished, until the journal accepts them"
@@ -252,7 +253,7 @@ async fn commit(sealed: Option<Sealed>, wiring: &Wiring) -> bool {
     }
     if let Some(board) = board {
         set_waiting_gauge(&board, 0);
-        tracing::warn!("the journal accepts writes again; every waiting message is published");
+        tracing::debug!("the journal accepts writes again; every waiting message is published");
     }
     true
 }

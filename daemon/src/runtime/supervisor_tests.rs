@@ -12,6 +12,7 @@ fn build_config(dir: &tempfile::TempDir) -> JournalConfig {
         path: dir.path().join("journal.sqlite"),
         synchronous: Synchronous::Full,
         commit_window: Span(std::time::Duration::from_millis(1)),
+        ..JournalConfig::default()
     }
 }
 

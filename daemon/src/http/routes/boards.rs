@@ -18,6 +18,7 @@ use crate::http::App;
 use crate::http::auth::Viewer;
 use crate::http::error::ApiError;
 use crate::hub::Payload;
+use crate::journal::JournalStatus;
 
 /// A JSON document already serialized by the runtime, served as is.
 pub(crate) struct FullState(pub(crate) Payload);
@@ -42,14 +43,31 @@ pub(crate) async fn handle_health(State(app): State<Arc<App>>) -> Json<Value> {
         .into_iter()
         .map(|board| board_health(&app, &board))
         .collect();
-    let healthy = boards.iter().all(|b| b["healthy"] == Value::Bool(true));
+    let journal = app.hub.archive().journal_status().borrow().clone();
+    let healthy = boards.iter().all(|b| b["healthy"] == Value::Bool(true))
+        && journal == JournalStatus::Accepting;
     Json(json!({
         "status": if healthy { "ok" } else { "degraded" },
         "version": env!("CARGO_PKG_VERSION"),
         "uptime_ms": u64::try_from(app.started.elapsed().as_millis()).unwrap_or(u64::MAX),
         "broadcast_delay_ms": u64::try_from(app.broadcast_delay.as_millis()).unwrap_or(u64::MAX),
+        "journal": journal_health(&journal),
         "boards": boards,
     }))
+}
+
+/// The journal's part of `/health`: `ok`, or `refusing` with since when and why.
+fn journal_health(status: &JournalStatus) -> Value {
+    match status {
+        JournalStatus::Accepting => json!({ "status": "ok" }),
+        JournalStatus::Refusing { since_ms, cause } => json!({
+            "status": "refusing",
+            "since": goban_referee::Timestamp(*since_ms).to_rfc3339(),
+            "cause": cause,
+            "alert": "the journal refuses writes (disk full or read-only?): new moves, clock readings \
+                      and alerts wait unpublished until it accepts them again",
+        }),
+    }
 }
 
 fn board_health(app: &App, board: &str) -> Value {

@@ -23,6 +23,8 @@ pub(crate) struct Setup {
     pub(crate) clock_port: PathBuf,
     /// Extra lines of the `[mqtt]` table (e.g. `username`/`password`).
     pub(crate) mqtt_extra: String,
+    /// The journal file; default `journal.sqlite` in `dir` (a test of a full disk puts it elsewhere).
+    pub(crate) journal: Option<PathBuf>,
 }
 
 impl Setup {
@@ -36,6 +38,7 @@ impl Setup {
             board_port: board_port.to_path_buf(),
             clock_port: clock_port.to_path_buf(),
             mqtt_extra: String::new(),
+            journal: None,
         }
     }
 
@@ -49,7 +52,11 @@ impl Setup {
              ruleset = \"cn2002\"\ntime_control = \"absolute:main=90m\"\nautostart = true\n\
              black = \"E2E Black\"\nwhite = \"E2E White\"\n",
             http = self.http_port,
-            journal = self.dir.join("journal.sqlite").display(),
+            journal = self
+                .journal
+                .clone()
+                .unwrap_or_else(|| self.dir.join("journal.sqlite"))
+                .display(),
             broker = self.broker_port,
             prefix = self.prefix,
             mqtt_extra = self.mqtt_extra,
