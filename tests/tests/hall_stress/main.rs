@@ -212,7 +212,14 @@ fn run_scenario(
     handicap: &[CorpusGame],
 ) -> Counts {
     let mut total = Counts::default();
+    // One game of each scenario only (0-based), to trace it (`GOBAN_STRESS_TRACE`).
+    let only_game: Option<usize> = std::env::var("GOBAN_STRESS_GAME")
+        .ok()
+        .and_then(|g| g.parse().ok());
     for g in 0..games_per_scenario() {
+        if only_game.is_some_and(|o| o != g) {
+            continue;
+        }
         let seed = 15_000 + 1_000 * index as u64 + g as u64;
         let mut rng = SmallRng::seed_from_u64(seed);
         let pick = |k: usize| &even[(index * 7 + g * 3 + k) % even.len()];
