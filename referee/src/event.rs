@@ -3,7 +3,7 @@
 use goban_rules::Color;
 use serde::{Deserialize, Serialize};
 
-use crate::clock::ClockReading;
+use crate::clock::ClockTick;
 use crate::guidance::Guidance;
 use crate::infraction::Infraction;
 use crate::state::{DeviceState, Phase};
@@ -73,10 +73,11 @@ pub enum EventKind {
         /// The alert as it stands now.
         infraction: Infraction,
     },
-    /// A clock reading (after each switch, pause, resume, adjustment).
+    /// A clock reading (after each switch, pause, resume, adjustment, and once a second while
+    /// a clock runs): the time left; the state's `clock` has the rest.
     Clock {
         /// The reading.
-        clock: ClockReading,
+        clock: ClockTick,
     },
     /// A byo-yomi count-out call or a period used (CN2002 12.3).
     ClockCall {

@@ -2,7 +2,7 @@
 
 use goban_rules::{BoardSize, Game, GameResult, GameSetup as RulesSetup, HandicapPlacement};
 
-use crate::clock::ClockEvent;
+use crate::clock::{ClockEvent, ClockTick};
 use crate::command::{DeviceCommand, Running};
 use crate::error::RefereeError;
 use crate::event::EventKind;
@@ -282,7 +282,9 @@ impl Referee {
             white_periods: show.white_periods,
             running,
         });
-        self.emit(EventKind::Clock { clock });
+        self.emit(EventKind::Clock {
+            clock: ClockTick::from(&clock),
+        });
     }
 
     /// Recomputes the restore list; publishes it and the LEDs when it changed.

@@ -1,5 +1,22 @@
 // Clock arithmetic: the daemon's reading counted down locally, and its display text.
 
+/**
+ * The state's clock with a `clock` event's tick applied: a tick carries only the time left
+ * (`running`, each side's `main_ms`/`periods`/`period_ms`, `paused` and `flag_fallen` only
+ * when set); `to_move`, `time_control` and `used_ms` stay as the state gave them.
+ */
+export function applyTick(clock, tick) {
+  const side = (color) => ({ ...(clock?.[color] || {}), flagged: false, ...tick[color] });
+  return {
+    ...(clock || {}),
+    running: tick.running ?? null,
+    paused: tick.paused ?? false,
+    flag_fallen: tick.flag_fallen ?? null,
+    black: side('black'),
+    white: side('white'),
+  };
+}
+
 /** The period length (ms) named in a time control string, e.g. "byoyomi-cn:main=20m,reserve=3,period=30s". */
 export function periodLength(timeControl) {
   const match = /(?:period|block)=(\d+)(ms|s|m|h)/.exec(timeControl || '');

@@ -4,6 +4,7 @@
 // the browser's EventSource cannot send an Authorization header.
 import { fetchEventSource } from '@microsoft/fetch-event-source';
 import { ApiError, boardPath, boardsOf, getJson, headers, token, tokenRefused } from './api.js';
+import { applyTick } from './clocktime.js';
 
 const RETRY_MS = 2000;
 /** A daemon without the hall stream (before GET /api/v1/events) is polled instead, this often. */
@@ -81,7 +82,7 @@ export class HallFeed {
       this.put(data);
     } else if (known) {
       if (topic === 'clock' && data.clock && typeof data.clock === 'object') {
-        this.boards.set(id, { ...known, clock: data.clock });
+        this.boards.set(id, { ...known, clock: applyTick(known.clock, data.clock) });
         this.clockAt.set(id, performance.now());
       } else if (topic === 'infractions' && data.infraction) {
         const list = (known.infractions || []).filter((i) => i.id !== data.infraction.id);

@@ -2,6 +2,7 @@
 // Last-Event-ID by itself) and its move list from GET /moves?since=N, caught up whenever it has a gap.
 import { useEffect, useState } from 'preact/hooks';
 import { boardPath, getJson } from './api.js';
+import { applyTick } from './clocktime.js';
 
 /** A move record of the API from a `move_played` event. */
 function recordOf(event) {
@@ -121,7 +122,7 @@ export class BoardFeed {
 
   handleClock(event) {
     if (event.clock && typeof event.clock === 'object' && this.state) {
-      this.state = { ...this.state, clock: event.clock };
+      this.state = { ...this.state, clock: applyTick(this.state.clock, event.clock) };
       this.clockAt = performance.now();
     } else if (event.event === 'clock_call' || event.event === 'flag_fall') {
       this.onCall?.(event);

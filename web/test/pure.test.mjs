@@ -1,7 +1,7 @@
 // Unit tests of the pages' pure parts: points and positions, replay, clock countdown, count-out words.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describe, formatMs, periodLength, sideNow } from '../src/clocktime.js';
+import { applyTick, describe, formatMs, periodLength, sideNow } from '../src/clocktime.js';
 import { evidenceBoards, pointOf, positionOfSeen, replay, signMapOf, vertexOf } from '../src/go.js';
 import { callWords } from '../src/speech.js';
 
@@ -85,4 +85,30 @@ test('count-out calls in Chinese and English', () => {
   assert.equal(callWords(used, 'en'), '1 minute used, 2 left');
   assert.equal(callWords({ call: '30 seconds', call_zh: '30秒' }, 'zh'), '30秒');
   assert.equal(callWords({ call: '7' }, 'zh'), '7', 'an event from an older daemon falls back to the English words');
+});
+
+test('a clock tick replaces the time left and keeps what only the state has', () => {
+  const state = {
+    running: 'white', to_move: 'white', paused: false, flag_fallen: null,
+    time_control: 'byoyomi-jp:main=60m,periods=5,period=30s',
+    black: { main_ms: 600000, periods: 5, period_ms: 30000, used_ms: 5000, flagged: false },
+    white: { main_ms: 500000, periods: 5, period_ms: 30000, used_ms: 9000, flagged: false },
+  };
+  const tick = {
+    running: 'black',
+    black: { main_ms: 599000, periods: 5, period_ms: 30000 },
+    white: { main_ms: 0, periods: 0, period_ms: 0, flagged: true },
+    flag_fallen: 'white',
+  };
+  const clock = applyTick(state, tick);
+  assert.equal(clock.running, 'black');
+  assert.equal(clock.time_control, state.time_control);
+  assert.equal(clock.to_move, 'white');
+  assert.equal(clock.black.main_ms, 599000);
+  assert.equal(clock.black.used_ms, 5000);
+  assert.equal(clock.black.flagged, false);
+  assert.equal(clock.white.flagged, true);
+  assert.equal(clock.flag_fallen, 'white');
+  assert.equal(clock.paused, false);
+  assert.equal(applyTick(clock, { running: null, paused: true, black: tick.black, white: tick.white }).paused, true);
 });

@@ -29,6 +29,7 @@ mod machine;
 mod reading;
 mod side;
 mod systems;
+mod tick;
 mod time_control;
 
 pub use announce::{Announcement, CallCode};
@@ -40,4 +41,5 @@ pub use late_start::{LateStart, Venue};
 pub use machine::{Adjustment, AdjustmentReason, Clock, Ledger};
 pub use reading::{ClockReading, MoveTime, Show, SideReading};
 pub use side::Color;
+pub use tick::{ClockTick, SideTick};
 pub use time_control::{DEFAULT_CN_PERIOD, TimeControl};
