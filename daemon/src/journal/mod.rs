@@ -106,6 +106,22 @@ impl Journal {
         Self::start(config, conn)
     }
 
+    /// A new journal at `config.path` with room for only `spare_pages` pages beyond its empty
+    /// schema: it fills after a few batches, for tests of a full disk.
+    #[cfg(test)]
+    pub(crate) async fn open_nearly_full(config: &JournalConfig, spare_pages: u32) -> Self {
+        Self::open(config)
+            .expect("create")
+            .close()
+            .await
+            .expect("close");
+        let conn = rusqlite::Connection::open(&config.path).expect("open");
+        let pages: u32 = conn
+            .query_row("PRAGMA page_count", [], |r| r.get(0))
+            .expect("page_count");
+        Self::open_capped(config, pages + spare_pages).expect("open capped")
+    }
+
     fn start(config: &JournalConfig, conn: rusqlite::Connection) -> Result<Self, JournalError> {
         let (requests, receiver) = mpsc::channel();
         let (status_tx, status) = watch::channel(JournalStatus::Accepting);

@@ -515,17 +515,7 @@ async fn the_status_turns_refusing_once_and_accepting_again_when_space_returns()
         path: dir.path().join("journal.sqlite"),
         ..JournalConfig::default()
     };
-    let pages: u32 = {
-        Journal::open(&config)
-            .expect("create")
-            .close()
-            .await
-            .expect("close");
-        let conn = rusqlite::Connection::open(&config.path).expect("open");
-        conn.query_row("PRAGMA page_count", [], |r| r.get(0))
-            .expect("page_count")
-    };
-    let journal = Journal::open_capped(&config, pages + 8).expect("open capped");
+    let journal = Journal::open_nearly_full(&config, 8).await;
     let mut status = journal.status();
     assert_eq!(*status.borrow_and_update(), JournalStatus::Accepting);
     let big = format!("{{\"pad\":\"{}\"}}", "x".repeat(3_000));

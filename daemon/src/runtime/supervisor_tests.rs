@@ -63,17 +63,7 @@ fn published(bus: &mut tokio::sync::broadcast::Receiver<Published>) -> Vec<u64> 
 async fn refused_batches_wait_unpublished_and_go_out_in_order_once_the_journal_accepts() {
     let dir = tempfile::tempdir().expect("tempdir");
     let config = build_config(&dir);
-    let pages: u32 = {
-        Journal::open(&config)
-            .expect("create")
-            .close()
-            .await
-            .expect("close");
-        let conn = rusqlite::Connection::open(&config.path).expect("open");
-        conn.query_row("PRAGMA page_count", [], |r| r.get(0))
-            .expect("page_count")
-    };
-    let full = Journal::open_capped(&config, pages + 8).expect("capped");
+    let full = Journal::open_nearly_full(&config, 8).await;
     let mut wiring = build_wiring(full);
     let mut bus = wiring.hub.subscribe();
 

@@ -74,18 +74,6 @@ impl From<&ClockReading> for ClockTick {
     }
 }
 
-impl SideTick {
-    /// The time a display shows: main time while it lasts, then the period or block.
-    #[must_use]
-    pub fn display_ms(&self) -> u64 {
-        if self.main_ms > 0 {
-            self.main_ms
-        } else {
-            self.period_ms
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
