@@ -11,6 +11,10 @@
 //! running and ticking every second, every reading committed as the
 //! supervisor commits it. Then every board is rebuilt from the journal as a
 //! restart after `kill -9` would.
+//!
+//! `GOBAN_BENCH_JOURNAL=<file>` keeps the played journal in that file, and a
+//! later run with the same file and board count only measures the restart
+//! (to profile recovery without playing 500 games again).
 
 use std::time::Instant;
 
@@ -141,17 +145,32 @@ fn boards() -> usize {
         .unwrap_or(8)
 }
 
+fn kept_journal() -> Option<std::path::PathBuf> {
+    std::env::var_os("GOBAN_BENCH_JOURNAL").map(Into::into)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a measurement: run with --ignored --nocapture"]
 async fn journal_growth_per_game_and_restart_time() {
     let dir = tempfile::tempdir().expect("tempdir");
+    let kept = kept_journal();
+    let replay_only = kept.as_ref().is_some_and(|path| path.exists());
     let config = JournalConfig {
-        path: dir.path().join("journal.sqlite"),
+        path: kept.unwrap_or_else(|| dir.path().join("journal.sqlite")),
         synchronous: Synchronous::Normal,
         commit_window: Span(std::time::Duration::ZERO),
     };
     let journal = Journal::open(&config).expect("journal");
     let boards = boards();
+    if replay_only {
+        println!("restart only, from {}", config.path.display());
+    } else {
+        play_all(&journal, &config, boards).await;
+    }
+    restart(&journal, boards);
+}
+
+async fn play_all(journal: &Journal, config: &JournalConfig, boards: usize) {
     let started = Instant::now();
     let games: Vec<_> = (0..boards)
         .map(|n| {
@@ -211,18 +230,24 @@ async fn journal_growth_per_game_and_restart_time() {
         let (kind, count, text) = row.expect("row");
         println!("  board b0: {kind:>8}: {count:>6} rows, {text:>9} bytes of JSON");
     }
+}
 
-    // Restart: every board rebuilt from the journal, one after the other, as the daemon starts them.
+/// Every board rebuilt from the journal, one after the other, on one read connection.
+fn restart(journal: &Journal, boards: usize) {
     let started = Instant::now();
+    let reader = journal.recovery_reader().expect("reader");
+    let mut reading = std::time::Duration::ZERO;
     for n in 0..boards {
         let board = format!("b{n}");
-        let recovered = journal.recover(&board).expect("recover");
+        let read_at = Instant::now();
+        let recovered = reader.recover(&board).expect("recover");
+        reading += read_at.elapsed();
         let ledger = Ledger::recover(build_config(&board), &recovered).expect("rebuild");
         assert!(ledger.has_game());
     }
     let restart = started.elapsed();
     println!(
-        "restart: {boards} games in progress rebuilt in {restart:?} ({:?} per board)",
+        "restart: {boards} games in progress rebuilt in {restart:?} ({:?} per board; journal reads {reading:?})",
         restart / u32::try_from(boards).expect("few boards")
     );
 }
