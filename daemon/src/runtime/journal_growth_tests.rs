@@ -10,7 +10,8 @@
 //! stone read 400 ms before the press) under `absolute:main=90m`, the clock
 //! running and ticking every second, every reading committed as the
 //! supervisor commits it. Then every board is rebuilt from the journal as a
-//! restart after `kill -9` would.
+//! restart after `kill -9` would, by the daemon's own recovery (one thread
+//! per core).
 //!
 //! `GOBAN_BENCH_JOURNAL=<file>` keeps the played journal in that file, and a
 //! later run with the same file and board count only measures the restart
@@ -24,6 +25,7 @@ use goban_referee::{
 };
 
 use super::ledger::Ledger;
+use super::recovery::{self, Job};
 use crate::config::{JournalConfig, Span, Synchronous};
 use crate::journal::{Journal, Recovered};
 
@@ -167,7 +169,7 @@ async fn journal_growth_per_game_and_restart_time() {
     } else {
         play_all(&journal, &config, boards).await;
     }
-    restart(&journal, boards);
+    restart(&journal, boards).await;
 }
 
 async fn play_all(journal: &Journal, config: &JournalConfig, boards: usize) {
@@ -232,22 +234,32 @@ async fn play_all(journal: &Journal, config: &JournalConfig, boards: usize) {
     }
 }
 
-/// Every board rebuilt from the journal, one after the other, on one read connection.
-fn restart(journal: &Journal, boards: usize) {
+/// Every board rebuilt from the journal as the daemon does at start: on one thread per core,
+/// each board handed over as soon as it is rebuilt.
+async fn restart(journal: &Journal, boards: usize) {
     let started = Instant::now();
-    let reader = journal.recovery_reader().expect("reader");
-    let mut reading = std::time::Duration::ZERO;
+    let mut jobs = Vec::with_capacity(boards);
+    let mut rebuilt = Vec::with_capacity(boards);
     for n in 0..boards {
-        let board = format!("b{n}");
-        let read_at = Instant::now();
-        let recovered = reader.recover(&board).expect("recover");
-        reading += read_at.elapsed();
-        let ledger = Ledger::recover(build_config(&board), &recovered).expect("rebuild");
+        let (done, ledger) = tokio::sync::oneshot::channel();
+        jobs.push(Job {
+            config: build_config(&format!("b{n}")),
+            done,
+        });
+        rebuilt.push(ledger);
+    }
+    recovery::spawn(journal, jobs);
+    let mut first = None;
+    for ledger in rebuilt {
+        let ledger = ledger.await.expect("rebuilt").expect("rebuild");
         assert!(ledger.has_game());
+        first.get_or_insert_with(|| started.elapsed());
     }
     let restart = started.elapsed();
     println!(
-        "restart: {boards} games in progress rebuilt in {restart:?} ({:?} per board; journal reads {reading:?})",
-        restart / u32::try_from(boards).expect("few boards")
+        "restart: {boards} games in progress rebuilt in {restart:?} ({:?} per board, {} threads; first board ready after {:?})",
+        restart / u32::try_from(boards).expect("few boards"),
+        recovery::threads_for(boards),
+        first.unwrap_or_default(),
     );
 }
