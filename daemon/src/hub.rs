@@ -259,6 +259,11 @@ impl Hub {
         self.settled.send_modify(|n| *n += 1);
     }
 
+    /// Changes whenever a board is registered or fails (after a restart, as each is recovered).
+    pub fn settled(&self) -> watch::Receiver<u64> {
+        self.settled.subscribe()
+    }
+
     /// Why a configured board is not served yet; `None` when it is registered, or unknown.
     pub fn readiness(&self, board: &str) -> Option<Readiness> {
         if self.read().contains_key(board) {
