@@ -109,7 +109,7 @@ fn clearing_steps(readings: &[PointState]) -> Vec<Step> {
 
 /// Asks the board's supervisor for a new game, as an arbiter would; `false` if it refused.
 async fn start_game(hub: &Hub, board: &str) -> bool {
-    let Some(control) = hub.control(board) else {
+    let Some(control) = hub.control_when_ready(board).await else {
         return false;
     };
     let request = ArbiterAct {

@@ -13,7 +13,7 @@ use std::sync::{Arc, RwLock};
 use bytes::Bytes;
 use goban_referee::BoardState;
 use serde::{Deserialize, Serialize};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 
 /// Which MQTT topic / SSE event name a published message belongs to (api.md "MQTT").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -205,6 +205,15 @@ pub trait Archive: Send + Sync {
     }
 }
 
+/// Where a configured board stands before it serves: its runtime is not registered yet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Readiness {
+    /// Being rebuilt from the journal (after a restart); nothing of it is published yet.
+    Recovering,
+    /// Its recovery failed; the words say why (the daemon serves the other boards).
+    Failed(String),
+}
+
 struct BoardEntry {
     view: Arc<BoardView>,
     device: Payload,
@@ -215,6 +224,10 @@ struct BoardEntry {
 #[derive(Clone)]
 pub struct Hub {
     boards: Arc<RwLock<BTreeMap<Arc<str>, BoardEntry>>>,
+    /// Configured boards not registered yet.
+    pending: Arc<RwLock<BTreeMap<Arc<str>, Readiness>>>,
+    /// Bumped whenever a board is registered or fails, for those waiting on one.
+    settled: Arc<watch::Sender<u64>>,
     bus: broadcast::Sender<Published>,
     archive: Arc<dyn Archive>,
 }
@@ -225,6 +238,8 @@ impl Hub {
         let (bus, _) = broadcast::channel(capacity);
         Self {
             boards: Arc::default(),
+            pending: Arc::default(),
+            settled: Arc::new(watch::Sender::new(0)),
             bus,
             archive,
         }
@@ -235,7 +250,44 @@ impl Hub {
         &self.archive
     }
 
-    /// Register a board's runtime with its initial view.
+    /// Announce a configured board whose runtime is still being recovered: until it is
+    /// registered, it has no view and no control, and [`Hub::readiness`] says why.
+    pub fn expect(&self, board: &str) {
+        self.write_pending()
+            .insert(Arc::from(board), Readiness::Recovering);
+    }
+
+    /// A board announced with [`Hub::expect`] will not be registered: its recovery failed.
+    pub fn fail(&self, board: &str, why: String) {
+        self.write_pending()
+            .insert(Arc::from(board), Readiness::Failed(why));
+        self.settled.send_modify(|n| *n += 1);
+    }
+
+    /// Changes whenever a board is registered or fails (after a restart, as each is recovered).
+    pub fn settled(&self) -> watch::Receiver<u64> {
+        self.settled.subscribe()
+    }
+
+    /// Why a configured board is not served yet; `None` when it is registered, or unknown.
+    pub fn readiness(&self, board: &str) -> Option<Readiness> {
+        if self.read().contains_key(board) {
+            return None;
+        }
+        self.read_pending().get(board).cloned()
+    }
+
+    /// Every configured board not registered yet, in id order.
+    pub fn not_ready(&self) -> Vec<(Arc<str>, Readiness)> {
+        let ready = self.read();
+        self.read_pending()
+            .iter()
+            .filter(|(board, _)| !ready.contains_key(*board))
+            .map(|(board, readiness)| (board.clone(), readiness.clone()))
+            .collect()
+    }
+
+    /// Register a board's runtime with its initial view: from now on it is served.
     pub fn register(&self, board: &str, view: Arc<BoardView>, control: Arc<dyn BoardControl>) {
         let entry = BoardEntry {
             view,
@@ -243,6 +295,8 @@ impl Hub {
             control,
         };
         self.write().insert(Arc::from(board), entry);
+        self.write_pending().remove(board);
+        self.settled.send_modify(|n| *n += 1);
     }
 
     /// Publish a journaled message: updates the board's view or device message, then fans out.
@@ -263,7 +317,7 @@ impl Hub {
         self.bus.subscribe()
     }
 
-    /// Board ids in order.
+    /// Ids of the boards served (registered), in order; see [`Hub::not_ready`] for the others.
     pub fn boards(&self) -> Vec<Arc<str>> {
         self.read().keys().cloned().collect()
     }
@@ -283,6 +337,22 @@ impl Hub {
         self.read().get(board).map(|e| e.control.clone())
     }
 
+    /// The runtime of a board, waiting while it recovers; `None` for an unknown board or a
+    /// failed recovery.
+    pub async fn control_when_ready(&self, board: &str) -> Option<Arc<dyn BoardControl>> {
+        let mut settled = self.settled.subscribe();
+        loop {
+            if let Some(control) = self.control(board) {
+                return Some(control);
+            }
+            if self.readiness(board) != Some(Readiness::Recovering) {
+                return None;
+            }
+            // The sender lives as long as the hub, which `self` holds.
+            settled.changed().await.ok()?;
+        }
+    }
+
     fn read(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<Arc<str>, BoardEntry>> {
         // A poisoned lock only means a panic elsewhere mid-insert; the map is still usable.
         self.boards.read().unwrap_or_else(|e| e.into_inner())
@@ -290,5 +360,13 @@ impl Hub {
 
     fn write(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<Arc<str>, BoardEntry>> {
         self.boards.write().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn read_pending(&self) -> std::sync::RwLockReadGuard<'_, BTreeMap<Arc<str>, Readiness>> {
+        self.pending.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    fn write_pending(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<Arc<str>, Readiness>> {
+        self.pending.write().unwrap_or_else(|e| e.into_inner())
     }
 }

@@ -49,6 +49,9 @@ pub struct Referee {
     /// Resignation and DONE keys pressed while the board was still settling: they wait for
     /// the stones placed before them (a resignation right after the last moves).
     pub(crate) waiting_keys: Vec<ClockKey>,
+    /// Replaying a journal: outputs are numbered but dropped as they are made (see
+    /// [`Referee::set_replaying`]).
+    pub(crate) replaying: bool,
 }
 
 /// Which internal deadline is due next.
@@ -99,12 +102,22 @@ impl Referee {
             device_alerts_raised: 0,
             waiting_keys: Vec::new(),
             ending: crate::ending::Ending::default(),
+            replaying: false,
         })
     }
 
     /// The configuration.
     pub fn config(&self) -> &RefereeConfig {
         &self.config
+    }
+
+    /// While on, events and device commands are numbered (`seq` counts them) but dropped as
+    /// they are made: for replaying a journal whose outputs were published before a restart,
+    /// without building the thousands of clock readings and their timestamps again. The
+    /// referee's state, deadlines and `seq` are the same as with outputs on; only
+    /// [`Referee::poll_event`] and [`Referee::poll_device_command`] have nothing to give.
+    pub fn set_replaying(&mut self, on: bool) {
+        self.replaying = on;
     }
 
     /// Handles one input received at `now`. Inputs must come in time order;
@@ -117,6 +130,10 @@ impl Referee {
         self.now = now.max(self.now);
         let result = self.dispatch(input);
         self.advance(now);
+        if self.replaying {
+            // Commands are few and cheap to make; dropping them here keeps every maker simple.
+            self.commands.clear();
+        }
         result
     }
 
@@ -251,36 +268,43 @@ impl Referee {
     }
 
     fn next_due(&self) -> Option<(Timestamp, Due)> {
-        let mut all = vec![];
+        // The earliest candidate, ties to the lower `Due`; no list is built (this runs at
+        // every step of `advance`, every clock tick of a replay).
+        let mut best: Option<(Timestamp, Due)> = None;
+        let mut offer = |candidate: (Timestamp, Due)| {
+            if best.is_none_or(|known| candidate < known) {
+                best = Some(candidate);
+            }
+        };
         if let Some(t) = self
             .debouncer
             .poll_timeout()
             .filter(|_| self.debouncer.is_synced())
         {
-            all.push((t, Due::Settle));
+            offer((t, Due::Settle));
         }
         if let Some(t) = self.ending.zones.poll_timeout(self.config.settle_ms) {
-            all.push((t, Due::Zone));
+            offer((t, Due::Zone));
         }
         if let Some(m) = &self.game {
             if let Some(t) = m.clock.poll_timeout() {
-                all.push((t, Due::Clock));
+                offer((t, Due::Clock));
             }
             if self.config.clock_tick_ms > 0 && m.phase == Phase::Playing && m.clock.is_running() {
-                all.push((
+                offer((
                     m.clock_published_at.plus_ms(self.config.clock_tick_ms),
                     Due::Tick,
                 ));
             }
             if let Some(t) = m.suspect_since {
-                all.push((t.plus_ms(self.config.grace_ms), Due::Grace));
+                offer((t.plus_ms(self.config.grace_ms), Due::Grace));
             }
             if let Some(p) = m.pending_press {
                 let from = m.pending_wait_from.map_or(p.at, |w| w.max(p.at));
-                all.push((from.plus_ms(self.config.pass_decision_ms), Due::Pass));
+                offer((from.plus_ms(self.config.pass_decision_ms), Due::Pass));
             }
         }
-        all.into_iter().min()
+        best
     }
 
     /// The next instant at which the referee has something to do; deliver `Input::Timeout` then.
@@ -305,6 +329,10 @@ impl Referee {
 
     /// Queues an event with the next `seq`.
     pub(crate) fn emit(&mut self, kind: EventKind) {
+        if self.replaying {
+            self.seq += 1;
+            return;
+        }
         let event = Event {
             v: SCHEMA_VERSION,
             seq: self.seq,

@@ -25,6 +25,67 @@ fn replay(
     (events, serde_json::to_string(&r.state()).unwrap())
 }
 
+/// Replays `journal[..split]` with outputs off, as a restart does, then the rest live: the
+/// events of the live part, and the final state.
+fn replay_quietly_then_live(
+    config: RefereeConfig,
+    journal: &[(goban_referee::Timestamp, Input)],
+    split: usize,
+) -> (Vec<String>, String) {
+    let mut r = Referee::new(config).unwrap();
+    r.set_replaying(true);
+    for (at, input) in &journal[..split] {
+        let _ = r.handle(*at, input.clone());
+    }
+    assert!(r.poll_event().is_none(), "a quiet replay made an event");
+    assert!(
+        r.poll_device_command().is_none(),
+        "a quiet replay made a command"
+    );
+    r.set_replaying(false);
+    let mut events = Vec::new();
+    for (at, input) in &journal[split..] {
+        let _ = r.handle(*at, input.clone());
+        while let Some(e) = r.poll_event() {
+            events.push(serde_json::to_string(&e).unwrap());
+        }
+    }
+    (events, serde_json::to_string(&r.state()).unwrap())
+}
+
+/// The quiet replay leaves the referee where the full one does: same later events (seq
+/// included), same state, at several split points.
+fn assert_quiet_replay_matches(
+    config: &RefereeConfig,
+    journal: &[(goban_referee::Timestamp, Input)],
+) {
+    let mut r = Referee::new(config.clone()).unwrap();
+    let mut all = Vec::new();
+    // made[i]: events made by the first i inputs.
+    let mut made = vec![0];
+    for (at, input) in journal {
+        let _ = r.handle(*at, input.clone());
+        while let Some(e) = r.poll_event() {
+            all.push(serde_json::to_string(&e).unwrap());
+        }
+        made.push(all.len());
+    }
+    let state = serde_json::to_string(&r.state()).unwrap();
+    let step = (journal.len() / 5).max(1);
+    for split in (0..=journal.len()).step_by(step) {
+        let (after, quiet_state) = replay_quietly_then_live(config.clone(), journal, split);
+        assert_eq!(
+            after,
+            all[made[split]..],
+            "events after a quiet replay of {split} inputs"
+        );
+        assert_eq!(
+            quiet_state, state,
+            "state after a quiet replay of {split} inputs"
+        );
+    }
+}
+
 #[test]
 fn replaying_the_input_log_reproduces_every_output() {
     let config = RefereeConfig {
@@ -47,13 +108,14 @@ fn replaying_the_input_log_reproduces_every_output() {
         .iter()
         .map(|e| serde_json::to_string(e).unwrap())
         .collect();
-    let (events, state) = replay(config, &t.journal);
+    let (events, state) = replay(config.clone(), &t.journal);
     assert_eq!(events, original);
     assert_eq!(state, serde_json::to_string(&t.referee.state()).unwrap());
     assert!(
         original.iter().any(|e| e.contains("clock_call")),
         "the log includes clock deadlines"
     );
+    assert_quiet_replay_matches(&config, &t.journal);
 }
 
 #[test]
@@ -74,8 +136,9 @@ fn replaying_a_noisy_corpus_game_reproduces_every_output() {
         .iter()
         .map(|e| serde_json::to_string(e).unwrap())
         .collect();
-    let (events, state) = replay(config, &t.journal);
+    let (events, state) = replay(config.clone(), &t.journal);
     assert_eq!(events.len(), original.len());
     assert_eq!(events, original);
     assert_eq!(state, serde_json::to_string(&t.referee.state()).unwrap());
+    assert_quiet_replay_matches(&config, &t.journal);
 }

@@ -78,6 +78,11 @@ pub(crate) enum ApiError {
     /// The board runtime or the journal is not running (503).
     #[error("{0}")]
     Unavailable(String),
+    /// The board is still being rebuilt from the journal after a restart (503, `Retry-After: 1`).
+    #[error(
+        "board {0:?} is still being recovered from the journal; GET /health lists the boards ready"
+    )]
+    Recovering(String),
 }
 
 /// An RFC 9457 problem: the body of every error answer.
@@ -103,7 +108,7 @@ pub(crate) struct Problem {
     /// Stable code (extension member): `unauthorized`, `bad_body`, `bad_request`,
     /// `unsupported_media_type`, `payload_too_large`, `unknown_board`, `unknown_game`,
     /// `unknown_infraction`, `not_found`, `method_not_allowed`, `metrics_disabled`,
-    /// `rejected`, `unreadable_document`, `unavailable`.
+    /// `rejected`, `unreadable_document`, `unavailable`, `recovering`.
     error: &'static str,
     /// `bad_body` only: line of the body where the JSON parser stopped (extension member).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -159,6 +164,7 @@ fn title_of(code: &str) -> &'static str {
         "metrics_disabled" => "Metrics not enabled",
         "rejected" => "Refused by the game",
         "unreadable_document" => "Document cannot be read",
+        "recovering" => "Board still recovering",
         _ => "Service unavailable",
     }
 }
@@ -186,7 +192,7 @@ impl ApiError {
             Self::MethodNotAllowed => StatusCode::METHOD_NOT_ALLOWED,
             Self::Rejected(_) => StatusCode::CONFLICT,
             Self::Unreadable(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            Self::Unavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Unavailable(_) | Self::Recovering(_) => StatusCode::SERVICE_UNAVAILABLE,
         }
     }
 
@@ -207,6 +213,7 @@ impl ApiError {
             Self::Rejected(_) => "rejected",
             Self::Unreadable(_) => "unreadable_document",
             Self::Unavailable(_) => "unavailable",
+            Self::Recovering(_) => "recovering",
         }
     }
 
@@ -244,6 +251,12 @@ impl IntoResponse for ApiError {
                 header::WWW_AUTHENTICATE,
                 HeaderValue::from_static("Bearer realm=\"goban-bridge\""),
             );
+        }
+        if matches!(self, Self::Recovering(_)) {
+            // A board recovers in well under a second; ask again soon rather than give up.
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
         }
         response
     }
@@ -369,6 +382,7 @@ mod tests {
             "rejected",
             "unreadable_document",
             "unavailable",
+            "recovering",
         ];
         let titles: std::collections::HashSet<_> = codes.iter().map(|c| title_of(c)).collect();
         assert_eq!(titles.len(), codes.len());

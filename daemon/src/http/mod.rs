@@ -37,7 +37,7 @@ pub(crate) use self::metrics::install_metrics;
 pub(crate) use settings::{AllowOrigins, ArbiterTokens, HttpSettings};
 
 use crate::delay::{DelayedView, Feed};
-use crate::hub::{Archive, BoardControl, Hub};
+use crate::hub::{Archive, BoardControl, Hub, Readiness};
 use auth::Viewer;
 use error::ApiError;
 
@@ -67,11 +67,20 @@ impl App {
         }
     }
 
-    /// A registered board's runtime, or 404.
+    /// A registered board's runtime, or why there is none.
     fn control(&self, board: &str) -> Result<Arc<dyn BoardControl>, ApiError> {
-        self.hub
-            .control(board)
-            .ok_or_else(|| ApiError::UnknownBoard(board.to_owned()))
+        self.hub.control(board).ok_or_else(|| self.missing(board))
+    }
+
+    /// Why `board` has no view or runtime: still recovering or failed to (503), or unknown (404).
+    fn missing(&self, board: &str) -> ApiError {
+        match self.hub.readiness(board) {
+            Some(Readiness::Recovering) => ApiError::Recovering(board.to_owned()),
+            Some(Readiness::Failed(why)) => ApiError::Unavailable(format!(
+                "board {board:?} could not be recovered from the journal: {why}"
+            )),
+            None => ApiError::UnknownBoard(board.to_owned()),
+        }
     }
 
     /// Runs a journal read off the async workers (it may touch SQLite).

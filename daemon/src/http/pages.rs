@@ -98,10 +98,12 @@ async fn handle_overlay(
     Ok(page("overlay", Some(&board), &format!("{board} overlay")))
 }
 
+/// The page is a shell whose data calls say when a board is still recovering: only unknown boards are refused.
 fn known(app: &App, board: &str) -> Result<(), ApiError> {
-    match app.hub.view(board) {
-        Some(_) => Ok(()),
-        None => Err(ApiError::UnknownBoard(board.to_owned())),
+    if app.hub.view(board).is_some() || app.hub.readiness(board).is_some() {
+        Ok(())
+    } else {
+        Err(ApiError::UnknownBoard(board.to_owned()))
     }
 }
 

@@ -324,14 +324,21 @@ pub(crate) struct GameList {
 pub(crate) struct BoardHealth {
     /// Board id.
     board: String,
-    /// True when every device of the board reports `connected`.
+    /// True once the board is rebuilt from the journal and served; false while it recovers
+    /// after a restart (its routes answer 503 `recovering` until then) or when that failed.
+    ready: bool,
+    /// True when the board is ready and every device of the board reports `connected`.
     healthy: bool,
-    /// The `device` field of the live state.
-    #[schema(value_type = Object)]
-    device: Value,
-    /// The last `device` message (connection and error counters), null before the first.
-    #[schema(value_type = Object)]
-    report: Value,
+    /// The `device` field of the live state (ready boards only).
+    #[schema(value_type = Object, required = false)]
+    device: Option<Value>,
+    /// The last `device` message (connection and error counters), null before the first
+    /// (ready boards only).
+    #[schema(value_type = Option<Object>)]
+    report: Option<Value>,
+    /// Why the board's recovery from the journal failed (a board that will not become ready
+    /// until the daemon restarts); null or absent otherwise.
+    error: Option<String>,
 }
 
 /// The journal's health in GET /health.
@@ -362,7 +369,10 @@ pub(crate) struct Health {
     broadcast_delay_ms: u64,
     /// Whether the journal takes writes.
     journal: JournalHealth,
-    /// Per board.
+    /// Boards still being rebuilt from the journal after a restart, in id order (empty once
+    /// every board is served). Nothing of a board is published before it is ready.
+    recovering: Vec<String>,
+    /// Per board, in id order, ready or not.
     boards: Vec<BoardHealth>,
 }
 

@@ -79,6 +79,7 @@ fn resume_point(headers: &HeaderMap, query: &EventsQuery) -> Result<Option<u64>,
         (status = 200, description = "text/event-stream: `id:` seq, `event:` state|moves|infractions|clock|device|audit, `data:` JSON payload", content_type = "text/event-stream", body = String),
         (status = 400, description = "Bad Last-Event-ID", body = super::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = super::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`)", body = super::schema::ErrorBody),
     )
 )]
 pub(crate) async fn handle_events(
@@ -89,7 +90,7 @@ pub(crate) async fn handle_events(
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let Some(board) = app.hub.boards().into_iter().find(|b| **b == *board) else {
-        return Err(ApiError::UnknownBoard(board));
+        return Err(app.missing(&board));
     };
     let after = resume_point(&headers, &query)?;
     let feed = app.feed(&viewer);

@@ -21,31 +21,28 @@ pub struct Recovered {
 }
 
 pub(super) fn recover(conn: &Connection, board: &str) -> Result<Recovered, JournalError> {
-    let last_seq: i64 = conn.query_row(
-        "SELECT COALESCE(MAX(seq), 0) FROM events WHERE board = ?1",
-        [board],
-        |r| r.get(0),
-    )?;
-    let last_epoch: i64 = conn.query_row(
-        "SELECT COALESCE(MAX(epoch), 0) FROM epochs WHERE board = ?1",
-        [board],
-        |r| r.get(0),
-    )?;
-    let games: i64 = conn.query_row(
-        "SELECT COUNT(*) FROM games WHERE board = ?1",
-        [board],
-        |r| r.get(0),
-    )?;
+    // Cached statements: one reader recovers many boards.
+    let last_seq: i64 = conn
+        .prepare_cached("SELECT COALESCE(MAX(seq), 0) FROM events WHERE board = ?1")?
+        .query_row([board], |r| r.get(0))?;
+    let last_epoch: i64 = conn
+        .prepare_cached("SELECT COALESCE(MAX(epoch), 0) FROM epochs WHERE board = ?1")?
+        .query_row([board], |r| r.get(0))?;
+    let games: i64 = conn
+        .prepare_cached("SELECT COUNT(*) FROM games WHERE board = ?1")?
+        .query_row([board], |r| r.get(0))?;
     let open_epoch: Option<i64> = conn
-        .query_row(
+        .prepare_cached(
             "SELECT epoch FROM epochs WHERE board = ?1 AND closed_ms IS NULL ORDER BY epoch DESC LIMIT 1",
+        )?
+        .query_row(
             [board],
             |r| r.get(0),
         )
         .optional()?;
     let mut inputs = Vec::new();
     if let Some(epoch) = open_epoch {
-        let mut stmt = conn.prepare(
+        let mut stmt = conn.prepare_cached(
             "SELECT at_ms, input FROM inputs WHERE board = ?1 AND epoch = ?2 ORDER BY id",
         )?;
         let rows = stmt.query_map(params![board, epoch], |row| {

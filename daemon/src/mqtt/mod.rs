@@ -4,7 +4,7 @@ mod connection;
 mod queue;
 mod topics;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -52,6 +52,9 @@ struct Sender {
     feed: Feed,
     outbox: Outbox,
     retained: BTreeMap<(Arc<str>, Topic), Published>,
+    /// Boards whose retained messages went out since the last connect; a board recovered
+    /// after it (the daemon answers while it recovers) is announced when it is ready.
+    announced: BTreeSet<Arc<str>>,
     counters: Arc<MqttCounters>,
 }
 
@@ -79,6 +82,7 @@ impl MqttPublisher {
             settings,
             feed,
             retained: BTreeMap::new(),
+            announced: BTreeSet::new(),
             counters: counters.clone(),
         };
         let task =
@@ -120,6 +124,7 @@ impl Sender {
     ) {
         let mut online = false;
         let mut journal_open = true;
+        let mut settled = self.feed.hub().settled();
         loop {
             tokio::select! {
                 () = finish.cancelled() => break,
@@ -139,6 +144,8 @@ impl Sender {
                     Ok(()) => {}
                     Err(_) => journal_open = false,
                 },
+                // The hub lives as long as the feed this task holds, so this never ends.
+                Ok(()) = settled.changed(), if online => self.announce_boards(),
                 // The client's queue was full: try again shortly.
                 () = tokio::time::sleep(Duration::from_millis(20)), if online && !self.outbox.is_empty() => {}
             }
@@ -192,7 +199,17 @@ impl Sender {
     /// board's seqs go out in order.
     fn announce(&mut self, journal: &JournalStatus) {
         self.publish_status(status_word(journal));
+        self.announced.clear();
+        self.announce_boards();
+    }
+
+    /// The retained messages of every ready board not announced since the last connect.
+    fn announce_boards(&mut self) {
         for board in self.feed.hub().boards() {
+            if self.announced.contains(&board) {
+                continue;
+            }
+            self.announced.insert(board.clone());
             for topic in [Topic::State, Topic::Device] {
                 let payload = match self.retained.get(&(board.clone(), topic)) {
                     Some(sent) => sent.payload.clone(),

@@ -27,6 +27,11 @@ impl BoardHandle {
     pub(crate) fn new(board: Arc<str>, requests: mpsc::Sender<ControlMsg>) -> Self {
         Self { board, requests }
     }
+
+    /// The board's id.
+    pub(crate) fn board(&self) -> &str {
+        &self.board
+    }
 }
 
 impl BoardControl for BoardHandle {

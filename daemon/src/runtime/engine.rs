@@ -7,6 +7,7 @@ use goban_referee::{
 
 use crate::config::{BoardConfig, ButtonSide, RefereeDefaults, Ruleset};
 use crate::hub::Topic;
+use crate::journal::InputRecord;
 
 /// What one input produced, ready to be numbered and published.
 #[derive(Debug, Default)]
@@ -96,14 +97,26 @@ impl Engine {
         (result, self.drain())
     }
 
-    /// Replay a journaled input, discarding outputs (they were published before the restart).
-    pub(crate) fn replay(&mut self, now_ms: u64, json: &str) -> Result<(), String> {
-        let input: Input = serde_json::from_str(json)
-            .map_err(|err| format!("unreadable input {json:?}: {err}"))?;
-        let _ = self.referee.handle(Timestamp(now_ms), input);
-        while self.referee.poll_event().is_some() {}
-        while self.referee.poll_device_command().is_some() {}
-        Ok(())
+    /// Replay journaled inputs in order; their outputs were published before the restart, so the
+    /// referee does not even make them. Returns the latest input time (0 for none).
+    pub(crate) fn replay(&mut self, inputs: &[InputRecord]) -> u64 {
+        self.referee.set_replaying(true);
+        let mut last_at = 0;
+        for record in inputs {
+            match serde_json::from_str::<Input>(&record.json) {
+                Ok(input) => {
+                    let _ = self.referee.handle(Timestamp(record.at_ms), input);
+                }
+                Err(err) => tracing::error!(
+                    cause = %err,
+                    input = %record.json,
+                    "skipping an unreadable journaled input"
+                ),
+            }
+            last_at = last_at.max(record.at_ms);
+        }
+        self.referee.set_replaying(false);
+        last_at
     }
 
     /// The next instant at which a timeout input is due, in ms since the epoch.

@@ -10,7 +10,13 @@
 //! stone read 400 ms before the press) under `absolute:main=90m`, the clock
 //! running and ticking every second, every reading committed as the
 //! supervisor commits it. Then every board is rebuilt from the journal as a
-//! restart after `kill -9` would.
+//! restart after `kill -9` would, by the daemon's own recovery (one thread
+//! per core).
+//!
+//! `GOBAN_BENCH_JOURNAL=<file>` keeps the played journal in that file, and a
+//! later run with the same file and board count only measures the restart
+//! (to profile recovery without playing 500 games again). `GOBAN_BENCH_T0_MS`
+//! sets when the games start (see [`t0`]).
 
 use std::time::Instant;
 
@@ -20,10 +26,21 @@ use goban_referee::{
 };
 
 use super::ledger::Ledger;
+use super::recovery::{self, Job};
 use crate::config::{JournalConfig, Span, Synchronous};
 use crate::journal::{Journal, Recovered};
 
 const T0: u64 = 1_796_029_200_000;
+
+/// When the games start: `GOBAN_BENCH_T0_MS`, or [`T0`]. A daemon restarted on the kept journal
+/// catches up on every clock deadline between the games' last input and its own clock, so a
+/// restart measured with the real binary wants games that end about when it starts.
+fn t0() -> u64 {
+    std::env::var("GOBAN_BENCH_T0_MS")
+        .ok()
+        .and_then(|ms| ms.parse().ok())
+        .unwrap_or(T0)
+}
 const MOVES: u64 = 250;
 const THINK_MS: u64 = 20_000;
 
@@ -72,7 +89,7 @@ fn point_of(number: u64) -> u16 {
 
 async fn play_game(board: &str, journal: &Journal) {
     let mut ledger = Ledger::recover(build_config(board), &Recovered::default()).expect("ledger");
-    let mut now = T0;
+    let mut now = t0();
     for input in [
         Input::DeviceConnected {
             device: Device::Board,
@@ -141,18 +158,33 @@ fn boards() -> usize {
         .unwrap_or(8)
 }
 
+fn kept_journal() -> Option<std::path::PathBuf> {
+    std::env::var_os("GOBAN_BENCH_JOURNAL").map(Into::into)
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 #[ignore = "a measurement: run with --ignored --nocapture"]
 async fn journal_growth_per_game_and_restart_time() {
     let dir = tempfile::tempdir().expect("tempdir");
+    let kept = kept_journal();
+    let replay_only = kept.as_ref().is_some_and(|path| path.exists());
     let config = JournalConfig {
-        path: dir.path().join("journal.sqlite"),
+        path: kept.unwrap_or_else(|| dir.path().join("journal.sqlite")),
         synchronous: Synchronous::Normal,
         commit_window: Span(std::time::Duration::ZERO),
         ..JournalConfig::default()
     };
     let journal = Journal::open(&config).expect("journal");
     let boards = boards();
+    if replay_only {
+        println!("restart only, from {}", config.path.display());
+    } else {
+        play_all(&journal, &config, boards).await;
+    }
+    restart(&journal, boards).await;
+}
+
+async fn play_all(journal: &Journal, config: &JournalConfig, boards: usize) {
     let started = Instant::now();
     let games: Vec<_> = (0..boards)
         .map(|n| {
@@ -212,18 +244,34 @@ async fn journal_growth_per_game_and_restart_time() {
         let (kind, count, text) = row.expect("row");
         println!("  board b0: {kind:>8}: {count:>6} rows, {text:>9} bytes stored");
     }
+}
 
-    // Restart: every board rebuilt from the journal, one after the other, as the daemon starts them.
+/// Every board rebuilt from the journal as the daemon does at start: on one thread per core,
+/// each board handed over as soon as it is rebuilt.
+async fn restart(journal: &Journal, boards: usize) {
     let started = Instant::now();
+    let mut jobs = Vec::with_capacity(boards);
+    let mut rebuilt = Vec::with_capacity(boards);
     for n in 0..boards {
-        let board = format!("b{n}");
-        let recovered = journal.recover(&board).expect("recover");
-        let ledger = Ledger::recover(build_config(&board), &recovered).expect("rebuild");
+        let (done, ledger) = tokio::sync::oneshot::channel();
+        jobs.push(Job {
+            config: build_config(&format!("b{n}")),
+            done,
+        });
+        rebuilt.push(ledger);
+    }
+    recovery::spawn(journal, jobs);
+    let mut first = None;
+    for ledger in rebuilt {
+        let ledger = ledger.await.expect("rebuilt").expect("rebuild");
         assert!(ledger.has_game());
+        first.get_or_insert_with(|| started.elapsed());
     }
     let restart = started.elapsed();
     println!(
-        "restart: {boards} games in progress rebuilt in {restart:?} ({:?} per board)",
-        restart / u32::try_from(boards).expect("few boards")
+        "restart: {boards} games in progress rebuilt in {restart:?} ({:?} per board, {} threads; first board ready after {:?})",
+        restart / u32::try_from(boards).expect("few boards"),
+        recovery::threads_for(boards),
+        first.unwrap_or_default(),
     );
 }

@@ -47,13 +47,7 @@ impl Ledger {
         recovered: &Recovered,
     ) -> Result<Self, RefereeError> {
         let mut engine = Engine::new(config.clone())?;
-        let mut last_at = 0;
-        for input in &recovered.inputs {
-            if let Err(err) = engine.replay(input.at_ms, &input.json) {
-                tracing::error!(cause = %err, "skipping an unreadable journaled input");
-            }
-            last_at = last_at.max(input.at_ms);
-        }
+        let last_at = engine.replay(&recovered.inputs);
         if !recovered.inputs.is_empty() {
             tracing::info!(
                 inputs = recovered.inputs.len(),

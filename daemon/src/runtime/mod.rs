@@ -1,4 +1,10 @@
 //! The board runtime: one supervisor task per board wiring device links, referee, journal and hub together.
+//!
+//! At start every board is announced to the hub as recovering and its
+//! device links open at once; the boards are rebuilt from the journal on a
+//! few blocking threads ([`recovery`]) while HTTP already answers, and each
+//! board's supervisor starts, and the board is served, when its own rebuild
+//! is done. Nothing of a board is published before that.
 
 mod clock;
 mod compaction;
@@ -9,6 +15,7 @@ mod health;
 #[cfg(test)]
 mod journal_growth_tests;
 mod ledger;
+mod recovery;
 mod story;
 mod supervisor;
 mod unjournaled;
@@ -18,7 +25,7 @@ use std::sync::Arc;
 
 use goban_hardware::{LinkConfig, SerialConnector, spawn_link};
 use goban_protocol::DeviceKind;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
@@ -31,17 +38,9 @@ use control::BoardHandle;
 use ledger::Ledger;
 use supervisor::Wiring;
 
-/// Why a board could not start.
+/// Why a board could not start (a journal that cannot be read only stops that board: see `/health`).
 #[derive(Debug, thiserror::Error)]
 pub(crate) enum StartError {
-    /// The journal could not be read.
-    #[error("board {board}: journal: {source}")]
-    Journal {
-        /// Board id.
-        board: String,
-        /// The cause.
-        source: crate::journal::JournalError,
-    },
     /// The referee refused the board's settings.
     #[error("board {board}: referee: {message}")]
     Referee {
@@ -60,7 +59,8 @@ pub(crate) struct Boards {
     pub(crate) links: Vec<JoinHandle<goban_hardware::LinkStats>>,
 }
 
-/// Recover every board from the journal, register it with the hub and start its tasks.
+/// Announce every board to the hub, open its links and start rebuilding it from the journal;
+/// returns at once, each board being served when its own rebuild is done.
 pub(crate) fn start(
     config: &Config,
     hub: &Hub,
@@ -71,9 +71,18 @@ pub(crate) fn start(
         supervisors: Vec::new(),
         links: Vec::new(),
     };
+    let mut jobs = Vec::with_capacity(config.boards.len());
     for board in &config.boards {
-        start_board(board, config, hub, journal, cancel, &mut boards)?;
+        jobs.push(start_board(
+            board,
+            config,
+            hub,
+            journal,
+            cancel,
+            &mut boards,
+        )?);
     }
+    recovery::spawn(journal, jobs);
     Ok(boards)
 }
 
@@ -84,25 +93,19 @@ fn start_board(
     journal: &Journal,
     cancel: &CancellationToken,
     boards: &mut Boards,
-) -> Result<(), StartError> {
-    let id = board.id.as_str().to_owned();
+) -> Result<recovery::Job, StartError> {
+    let id: Arc<str> = Arc::from(board.id.as_str());
     let span = tracing::info_span!("board", board = %id);
     let _entered = span.enter();
-    let recovered = journal.recover(&id).map_err(|source| StartError::Journal {
-        board: id.clone(),
-        source,
-    })?;
     let referee = engine::referee_config(board, &config.referee);
-    let ledger = Ledger::recover(referee, &recovered).map_err(|err| StartError::Referee {
-        board: id.clone(),
+    // Settings the referee refuses stop the daemon before it serves, as they always did.
+    engine::Engine::new(referee.clone()).map_err(|err| StartError::Referee {
+        board: id.to_string(),
         message: err.to_string(),
     })?;
+    hub.expect(&id);
     let (request_tx, requests) = mpsc::channel(32);
-    hub.register(
-        &id,
-        ledger.view().clone(),
-        Arc::new(BoardHandle::new(ledger.id().clone(), request_tx)),
-    );
+    // Frames that arrive while the board recovers wait here, in order, for its supervisor.
     let (event_tx, events) = mpsc::channel(1024);
     let mut links = BTreeMap::new();
     for (path, kinds) in ports_of(board) {
@@ -127,10 +130,43 @@ fn start_board(
         clock: HostClock::system(),
         unjournaled: unjournaled::Unjournaled::default(),
     };
-    let task = supervisor::run(ledger, wiring, board.autostart, cancel.clone());
+    let control = Arc::new(BoardHandle::new(id.clone(), request_tx));
+    let (done, rebuilt) = oneshot::channel();
+    let task = serve_when_recovered(rebuilt, control, wiring, board.autostart, cancel.clone());
     drop(_entered);
     boards.supervisors.push(tokio::spawn(task.instrument(span)));
-    Ok(())
+    Ok(recovery::Job {
+        config: referee,
+        done,
+    })
+}
+
+/// Wait for the board's rebuild, register it with the hub (it is served from now on), then supervise it.
+async fn serve_when_recovered(
+    rebuilt: oneshot::Receiver<Result<Ledger, String>>,
+    control: Arc<BoardHandle>,
+    wiring: Wiring,
+    autostart: bool,
+    cancel: CancellationToken,
+) {
+    let result = tokio::select! {
+        // Stopped before the board was rebuilt: it published nothing, so there is nothing to close.
+        () = cancel.cancelled() => return,
+        result = rebuilt => result.unwrap_or_else(|_| Err("the recovery thread ended".to_owned())),
+    };
+    let ledger = match result {
+        Ok(ledger) => ledger,
+        Err(why) => {
+            tracing::error!(cause = %why, "board not recovered; it is not served");
+            wiring.hub.fail(control.board(), why);
+            return;
+        }
+    };
+    wiring
+        .hub
+        .register(ledger.id(), ledger.view().clone(), control);
+    tracing::info!(seq = ledger.view().seq(), "board ready");
+    supervisor::run(ledger, wiring, autostart, cancel).await;
 }
 
 /// Compact the journal's finished games past `[journal] retention`, every ten minutes until `cancel`.

@@ -7,7 +7,7 @@ use goban_referee::clock::TimeControl;
 use goban_referee::{ArbiterCommand, BoardState, GameSetup, Phase};
 use goban_tournament::{Pairing, Round};
 
-use crate::hub::{ArbiterRequest, Hub, Published, Topic};
+use crate::hub::{ArbiterRequest, Hub, Published, Readiness, Topic};
 
 /// The referee's game setup for a seated table: the round's number is the SGF `RO`, the
 /// config's event and place its `EV` and `PC`. One handicap stone is an even game
@@ -60,9 +60,9 @@ impl StateView {
     }
 }
 
-/// Whether `board` is a board of this daemon.
+/// Whether `board` is a board of this daemon (served, or still recovering after a restart).
 pub(crate) fn exists(hub: &Hub, board: &str) -> bool {
-    hub.control(board).is_some()
+    hub.control(board).is_some() || hub.readiness(board) == Some(Readiness::Recovering)
 }
 
 /// Starts the game on `board`; answers the new game id.
@@ -71,9 +71,16 @@ pub(crate) async fn start(
     board: &str,
     setup: GameSetup,
 ) -> Result<Option<String>, String> {
-    let control = hub
-        .control(board)
-        .ok_or_else(|| format!("unknown board {board}"))?;
+    // Right after a restart the board may still be recovering: its game starts once it is ready.
+    let control =
+        hub.control_when_ready(board)
+            .await
+            .ok_or_else(|| match hub.readiness(board) {
+                Some(Readiness::Failed(why)) => {
+                    format!("board {board} could not be recovered: {why}")
+                }
+                _ => format!("unknown board {board}"),
+            })?;
     let request = ArbiterRequest {
         command: ArbiterCommand::StartGame(setup),
         by: "tournament".to_owned(),

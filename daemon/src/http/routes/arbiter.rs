@@ -36,10 +36,7 @@ struct Live {
 }
 
 fn live(app: &App, board: &str) -> Result<Live, ApiError> {
-    let view = app
-        .hub
-        .view(board)
-        .ok_or_else(|| ApiError::UnknownBoard(board.to_owned()))?;
+    let view = app.hub.view(board).ok_or_else(|| app.missing(board))?;
     // The typed state the runtime published with this view: no second parse.
     let state = &view.state;
     Ok(Live {
@@ -81,6 +78,7 @@ impl Live {
         (status = 400, description = "Bad body (not a JSON object, unknown field, value out of range)", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`), or its journal refuses writes (`unavailable`)", body = crate::http::schema::ErrorBody),
         (status = 409, description = "A game is in progress and \"force\" is not true, or refused by the game", body = crate::http::schema::ErrorBody),
         (status = 413, description = "Body too large", body = crate::http::schema::ErrorBody),
         (status = 415, description = "Not JSON", body = crate::http::schema::ErrorBody),
@@ -124,6 +122,7 @@ pub(crate) async fn handle_start_game(
         (status = 400, description = "Bad body", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board or infraction", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`), or its journal refuses writes (`unavailable`)", body = crate::http::schema::ErrorBody),
         (status = 409, description = "The alert is closed, or the ruling does not apply to it", body = crate::http::schema::ErrorBody),
     )
 )]
@@ -152,6 +151,7 @@ pub(crate) async fn handle_ruling(
         (status = 400, description = "Bad body", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`), or its journal refuses writes (`unavailable`)", body = crate::http::schema::ErrorBody),
         (status = 409, description = "Refused by the game", body = crate::http::schema::ErrorBody),
     )
 )]
@@ -178,6 +178,7 @@ pub(crate) async fn handle_clock(
         (status = 400, description = "Bad body (a point not of the form D4 on a 19-line board)", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`), or its journal refuses writes (`unavailable`)", body = crate::http::schema::ErrorBody),
         (status = 409, description = "Refused by the game, or a point beyond this board's edge", body = crate::http::schema::ErrorBody),
     )
 )]
@@ -207,6 +208,7 @@ pub(crate) async fn handle_dead_stones(
         (status = 400, description = "Bad body (a point not of the form D4 on a 19-line board)", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`), or its journal refuses writes (`unavailable`)", body = crate::http::schema::ErrorBody),
         (status = 409, description = "The game is not counting, a point beyond this board's edge, or a point holds no living stone (nothing changed)", body = crate::http::schema::ErrorBody),
     )
 )]
@@ -235,6 +237,7 @@ pub(crate) async fn handle_seki(
         (status = 400, description = "Bad body", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`), or its journal refuses writes (`unavailable`)", body = crate::http::schema::ErrorBody),
         (status = 409, description = "The game is not counting, or there is no count to confirm", body = crate::http::schema::ErrorBody),
     )
 )]
@@ -262,6 +265,7 @@ pub(crate) async fn handle_confirm_result(
         (status = 400, description = "Bad body: a result not of the RE form (the reason says why)", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`), or its journal refuses writes (`unavailable`)", body = crate::http::schema::ErrorBody),
         (status = 409, description = "The game is in play and \"force\" is not true, no game, or a result its ruleset or board cannot produce (the reason says which)", body = crate::http::schema::ErrorBody),
     )
 )]
@@ -293,6 +297,7 @@ pub(crate) async fn handle_result(
         (status = 400, description = "Bad body or move number", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`), or its journal refuses writes (`unavailable`)", body = crate::http::schema::ErrorBody),
         (status = 409, description = "No such stone, already void, not in play, or a later move would become illegal (nothing changed)", body = crate::http::schema::ErrorBody),
     )
 )]
@@ -319,6 +324,7 @@ pub(crate) async fn handle_void(
         (status = 400, description = "Bad body or move number", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`), or its journal refuses writes (`unavailable`)", body = crate::http::schema::ErrorBody),
         (status = 409, description = "The move is not void, or a later move would become illegal (nothing changed)", body = crate::http::schema::ErrorBody),
     )
 )]
@@ -345,6 +351,7 @@ pub(crate) async fn handle_restore(
         (status = 400, description = "Bad body", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`), or its journal refuses writes (`unavailable`)", body = crate::http::schema::ErrorBody),
         (status = 409, description = "No game, no clock, or the absence is later than the game's start allows", body = crate::http::schema::ErrorBody),
     )
 )]
@@ -370,6 +377,7 @@ pub(crate) async fn handle_late_start(
         (status = 400, description = "Bad body", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`), or its journal refuses writes (`unavailable`)", body = crate::http::schema::ErrorBody),
         (status = 409, description = "No game in play", body = crate::http::schema::ErrorBody),
     )
 )]
@@ -395,6 +403,7 @@ pub(crate) async fn handle_seal(
         (status = 400, description = "Bad body", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`), or its journal refuses writes (`unavailable`)", body = crate::http::schema::ErrorBody),
         (status = 409, description = "The game is not sealed", body = crate::http::schema::ErrorBody),
     )
 )]
@@ -420,6 +429,7 @@ pub(crate) async fn handle_unseal(
         (status = 400, description = "Bad body", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`), or its journal refuses writes (`unavailable`)", body = crate::http::schema::ErrorBody),
         (status = 409, description = "The game is not counting", body = crate::http::schema::ErrorBody),
     )
 )]
@@ -442,6 +452,7 @@ pub(crate) async fn handle_resume_play(
         (status = 200, description = "`{board, game, audit: [{number, at, by, action, what, move_number, note}]}` \
             (delayed for the public under a broadcast delay)", body = crate::http::schema::AuditList),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`), or its journal refuses writes (`unavailable`)", body = crate::http::schema::ErrorBody),
     )
 )]
 pub(crate) async fn handle_audit(
@@ -452,7 +463,7 @@ pub(crate) async fn handle_audit(
     let view = app
         .feed(&viewer)
         .view(&board)
-        .ok_or_else(|| ApiError::UnknownBoard(board.clone()))?;
+        .ok_or_else(|| app.missing(&board))?;
     Ok(Json(AuditList {
         board,
         game: view.state.game.clone(),

@@ -17,7 +17,7 @@ use super::SGF_CONTENT_TYPE;
 use crate::http::App;
 use crate::http::auth::Viewer;
 use crate::http::error::ApiError;
-use crate::hub::Payload;
+use crate::hub::{Payload, Readiness};
 use crate::journal::JournalStatus;
 
 /// A JSON document already serialized by the runtime, served as is.
@@ -29,29 +29,49 @@ impl IntoResponse for FullState {
     }
 }
 
-/// GET /health: the daemon and each board's devices.
+/// GET /health: the daemon, which boards are ready, and each ready board's devices.
 #[utoipa::path(
     get,
     path = "/api/v1/health",
     tag = "boards",
-    responses((status = 200, description = "Daemon and device health", body = crate::http::schema::Health))
+    responses((status = 200, description = "Daemon and device health; boards still recovering from the journal are listed", body = crate::http::schema::Health))
 )]
 pub(crate) async fn handle_health(State(app): State<Arc<App>>) -> Json<Value> {
-    let boards: Vec<Value> = app
+    let mut boards: Vec<(Arc<str>, Value)> = app
         .hub
         .boards()
         .into_iter()
-        .map(|board| board_health(&app, &board))
+        .map(|board| {
+            let health = board_health(&app, &board);
+            (board, health)
+        })
         .collect();
+    let mut recovering = Vec::new();
+    for (board, readiness) in app.hub.not_ready() {
+        let error = match readiness {
+            Readiness::Recovering => {
+                recovering.push(board.clone());
+                None
+            }
+            Readiness::Failed(why) => Some(why),
+        };
+        let health = json!({ "board": board, "ready": false, "healthy": false, "error": error });
+        boards.push((board, health));
+    }
+    boards.sort_by(|a, b| a.0.cmp(&b.0));
     let journal = app.hub.archive().journal_status().borrow().clone();
-    let healthy = boards.iter().all(|b| b["healthy"] == Value::Bool(true))
+    let healthy = boards
+        .iter()
+        .all(|(_, b)| b["healthy"] == Value::Bool(true))
         && journal == JournalStatus::Accepting;
+    let boards: Vec<Value> = boards.into_iter().map(|(_, health)| health).collect();
     Json(json!({
         "status": if healthy { "ok" } else { "degraded" },
         "version": env!("CARGO_PKG_VERSION"),
         "uptime_ms": u64::try_from(app.started.elapsed().as_millis()).unwrap_or(u64::MAX),
         "broadcast_delay_ms": u64::try_from(app.broadcast_delay.as_millis()).unwrap_or(u64::MAX),
         "journal": journal_health(&journal),
+        "recovering": recovering,
         "boards": boards,
     }))
 }
@@ -72,7 +92,7 @@ fn journal_health(status: &JournalStatus) -> Value {
 
 fn board_health(app: &App, board: &str) -> Value {
     let Some(view) = app.hub.view(board) else {
-        return json!({ "board": board, "healthy": false });
+        return json!({ "board": board, "ready": false, "healthy": false });
     };
     let device = &view.state.device;
     let healthy = device.board == Link::Connected && device.clock == Link::Connected;
@@ -123,6 +143,7 @@ pub(crate) async fn handle_boards(State(app): State<Arc<App>>, viewer: Viewer) -
     responses(
         (status = 200, description = "The board state (delayed for the public when a broadcast delay is set)", body = crate::http::schema::BoardState),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`)", body = crate::http::schema::ErrorBody),
     )
 )]
 pub(crate) async fn handle_board(
@@ -133,7 +154,7 @@ pub(crate) async fn handle_board(
     let view = app
         .feed(&viewer)
         .view(&board)
-        .ok_or(ApiError::UnknownBoard(board))?;
+        .ok_or_else(|| app.missing(&board))?;
     Ok(FullState(view.full.clone()))
 }
 
@@ -171,6 +192,7 @@ pub(crate) struct MovesPage<'a> {
         (status = 200, description = "Moves numbered above `since` (delayed for the public)", body = MovesPage),
         (status = 400, description = "`since` is not a number", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`)", body = crate::http::schema::ErrorBody),
     )
 )]
 pub(crate) async fn handle_moves(
@@ -182,7 +204,7 @@ pub(crate) async fn handle_moves(
     let view = app
         .feed(&viewer)
         .view(&board)
-        .ok_or(ApiError::UnknownBoard(board))?;
+        .ok_or_else(|| app.missing(&board))?;
     let since = query.since.unwrap_or(0);
     let moves = &view.state.moves;
     // Moves are numbered 1.. in order; the tail starts at index `since`.
@@ -208,6 +230,7 @@ pub(crate) async fn handle_moves(
     responses(
         (status = 200, description = "SGF FF[4] of the current game", content_type = "application/x-go-sgf", body = String),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`)", body = crate::http::schema::ErrorBody),
     )
 )]
 pub(crate) async fn handle_board_sgf(
@@ -218,7 +241,7 @@ pub(crate) async fn handle_board_sgf(
     let view = app
         .feed(&viewer)
         .view(&board)
-        .ok_or(ApiError::UnknownBoard(board))?;
+        .ok_or_else(|| app.missing(&board))?;
     let text = view.sgf.to_string();
     Ok(([(header::CONTENT_TYPE, SGF_CONTENT_TYPE)], text).into_response())
 }

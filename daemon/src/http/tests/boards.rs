@@ -29,6 +29,91 @@ async fn health_reports_devices() {
 }
 
 #[tokio::test]
+async fn a_recovering_board_is_listed_and_answers_503_until_registered() {
+    let harness = Harness::start(build_settings()).await;
+    harness.hub.expect("table-0");
+    let (status, body) = json_of(harness.get("/health").await).await;
+    assert_eq!(status, 200);
+    assert_eq!(body["recovering"], json!(["table-0"]), "{body}");
+    assert_eq!(body["status"], "degraded");
+    assert_eq!(body["boards"][0]["board"], "table-0", "id order: {body}");
+    assert_eq!(body["boards"][0]["ready"], false);
+    assert_eq!(body["boards"][1]["board"], BOARD);
+    assert_eq!(body["boards"][1]["ready"], true);
+    for path in [
+        "/boards/table-0",
+        "/boards/table-0/moves",
+        "/boards/table-0/sgf",
+    ] {
+        let response = harness.get(path).await;
+        assert_eq!(response.status().as_u16(), 503, "{path}");
+        assert_eq!(
+            response.headers().get("retry-after").map(|v| v.as_bytes()),
+            Some(&b"1"[..]),
+            "{path}"
+        );
+        let (_, problem) = json_of(response).await;
+        assert_eq!(problem["error"], "recovering", "{path}: {problem}");
+    }
+    let (status, listed) = json_of(harness.get("/boards").await).await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        listed.as_array().map(Vec::len),
+        Some(1),
+        "only ready boards: {listed}"
+    );
+    assert_eq!(harness.get("/boards/table-9").await.status().as_u16(), 404);
+
+    // The schema says so: `recovering` always there, a board not ready has no device fields.
+    let (_, doc) = json_of(harness.get("/openapi.json").await).await;
+    let schemas = &doc["components"]["schemas"];
+    let required = |name: &str| -> Vec<String> {
+        serde_json::from_value(schemas[name]["required"].clone()).unwrap_or_default()
+    };
+    assert!(
+        required("Health").contains(&"recovering".to_owned()),
+        "{}",
+        schemas["Health"]
+    );
+    let board_required = required("BoardHealth");
+    assert!(
+        board_required.contains(&"ready".to_owned()),
+        "{}",
+        schemas["BoardHealth"]
+    );
+    for optional in ["device", "report", "error"] {
+        assert!(
+            !board_required.contains(&optional.to_owned()),
+            "{optional}: {}",
+            schemas["BoardHealth"]
+        );
+    }
+
+    harness
+        .hub
+        .fail("table-0", "journal: disk I/O error".into());
+    let (_, body) = json_of(harness.get("/health").await).await;
+    assert_eq!(body["recovering"], json!([]), "{body}");
+    assert_eq!(body["boards"][0]["error"], "journal: disk I/O error");
+    let (status, problem) = json_of(harness.get("/boards/table-0").await).await;
+    assert_eq!(
+        (status, problem["error"].clone()),
+        (503, json!("unavailable"))
+    );
+
+    harness.hub.register(
+        "table-0",
+        super::build_view(super::build_state(1, 0)),
+        harness.control.clone(),
+    );
+    let (_, body) = json_of(harness.get("/health").await).await;
+    assert_eq!(body["recovering"], json!([]), "{body}");
+    assert_eq!(body["boards"][0]["ready"], true, "{body}");
+    assert_eq!(harness.get("/boards/table-0").await.status().as_u16(), 200);
+    harness.stop().await;
+}
+
+#[tokio::test]
 async fn boards_list_is_every_live_state() {
     let harness = Harness::start(build_settings()).await;
     let seq = harness.play(1);
