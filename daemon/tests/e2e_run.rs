@@ -36,6 +36,10 @@ async fn a_game_flows_to_every_channel_and_survives_kill_9() {
     let http_port = free_port();
     let prefix = format!("goban-e2e-{}", std::process::id());
     let config = write_config(work.path(), http_port, 1883, &prefix, 1);
+    // The autostarted game is the config's event, at its place (SGF EV, PC).
+    let mut text = std::fs::read_to_string(&config).expect("config");
+    text.push_str("[tournament]\nevent = \"Hall Open 2026\"\nplace = \"Hall B\"\n");
+    std::fs::write(&config, text).expect("config");
     let mut mqtt = Subscriber::connect(1883, &prefix).await;
     let mut daemon = Daemon::run(&config);
     let base = format!("http://127.0.0.1:{http_port}/api/v1");
@@ -62,6 +66,10 @@ async fn a_game_flows_to_every_channel_and_survives_kill_9() {
         .await
         .expect("text");
     assert!(sgf.starts_with("(;") && sgf.contains(";B["), "{sgf}");
+    assert!(
+        sgf.contains("EV[Hall Open 2026]") && sgf.contains("PC[Hall B]"),
+        "{sgf}"
+    );
     let events = read_sse(&format!("{board}/events"), Some(0), Duration::from_secs(2)).await;
     assert!(
         events.iter().any(|(_, event, _)| event == "moves"),

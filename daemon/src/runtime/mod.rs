@@ -132,7 +132,13 @@ fn start_board(
     };
     let control = Arc::new(BoardHandle::new(id.clone(), request_tx));
     let (done, rebuilt) = oneshot::channel();
-    let task = serve_when_recovered(rebuilt, control, wiring, board.autostart, cancel.clone());
+    // An autostarted game is the config's event, played at its place (SGF `EV`, `PC`).
+    let autostart = board.autostart.then(|| goban_referee::GameSetup {
+        event: config.tournament.event.clone(),
+        place: config.tournament.place.clone(),
+        ..goban_referee::GameSetup::default()
+    });
+    let task = serve_when_recovered(rebuilt, control, wiring, autostart, cancel.clone());
     drop(_entered);
     boards.supervisors.push(tokio::spawn(task.instrument(span)));
     Ok(recovery::Job {
@@ -146,7 +152,7 @@ async fn serve_when_recovered(
     rebuilt: oneshot::Receiver<Result<Ledger, String>>,
     control: Arc<BoardHandle>,
     wiring: Wiring,
-    autostart: bool,
+    autostart: Option<goban_referee::GameSetup>,
     cancel: CancellationToken,
 ) {
     let result = tokio::select! {

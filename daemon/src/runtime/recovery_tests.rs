@@ -172,7 +172,7 @@ async fn a_board_publishes_nothing_before_it_is_ready_then_continues_its_seq() {
         rebuilt,
         control,
         wiring,
-        false,
+        None,
         cancel.clone(),
     ));
     // The rebuild has not even started: the board waits, unserved and silent.

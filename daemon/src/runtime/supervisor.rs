@@ -42,7 +42,7 @@ pub(crate) struct Wiring {
 pub(crate) async fn run(
     mut ledger: Ledger,
     mut wiring: Wiring,
-    autostart: bool,
+    autostart: Option<GameSetup>,
     cancel: CancellationToken,
 ) {
     let mut health = Health::new(
@@ -52,15 +52,8 @@ pub(crate) async fn run(
             .iter()
             .map(|(port, (_, kinds))| (port.clone(), kinds.clone())),
     );
-    if autostart && !ledger.has_game() {
-        let _ = start_game(
-            &mut ledger,
-            &wiring,
-            GameSetup::default(),
-            "autostart".into(),
-            None,
-        )
-        .await;
+    if let Some(setup) = autostart.filter(|_| !ledger.has_game()) {
+        let _ = start_game(&mut ledger, &wiring, setup, "autostart".into(), None).await;
     }
     // Fixed when batches start waiting, so a stream of inputs that need no commit cannot postpone it.
     let mut retry_at = None;

@@ -29,7 +29,8 @@ pub struct TournamentConfig {
     /// `[tournament.tables]`: `"12" = "table-12"`, table number to board id;
     /// wins over `table = 12` on a `[[board]]`.
     pub tables: BTreeMap<TableKey, BoardId>,
-    /// Event name written in each game's SGF `EV` (also of a `POST /game` without one).
+    /// Event name written in each game's SGF `EV` (also of a `POST /game` without one and of an
+    /// `autostart` game).
     pub event: Option<String>,
     /// Where the event is played, written in each game's SGF `PC`.
     pub place: Option<String>,
