@@ -2,7 +2,9 @@
 
 use std::time::Duration;
 
-use rumqttc::{AsyncClient, Event, EventLoop, LastWill, MqttOptions, Packet, QoS, Transport};
+use rumqttc::{
+    AsyncClient, Event, EventLoop, LastWill, MqttOptions, Packet, QoS, Request, Transport,
+};
 use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
@@ -100,6 +102,12 @@ pub(crate) async fn drive(
     // publishes; all this loop adds is a pause that doubles, which a crate would only hide.
     let mut backoff = Duration::from_millis(100);
     let mut outage_logged = false;
+    // What the broker had not acknowledged when the connection broke. rumqttc moves it to
+    // `pending`, but drops it when the broker starts a new session (always, with a clean
+    // session, and after a broker restart): kept here and handed back after the ConnAck, so a
+    // QoS 1 message in flight is sent again rather than lost (at least once; consumers keep
+    // order and duplicates by seq).
+    let mut unacknowledged = std::collections::VecDeque::new();
     loop {
         let polled = tokio::select! {
             () = stop.cancelled() => break,
@@ -110,10 +118,12 @@ pub(crate) async fn drive(
                 tracing::info!("MQTT connected");
                 backoff = Duration::from_millis(100);
                 outage_logged = false;
+                resend_first(&mut events, &mut unacknowledged);
                 let _ = connected.send(true);
             }
             Ok(_) => {}
             Err(err) => {
+                keep_unacknowledged(&mut events, &mut unacknowledged);
                 let _ = connected.send(false);
                 if !outage_logged {
                     tracing::warn!(cause = %err, "MQTT broker unreachable; buffering and retrying");
@@ -129,6 +139,23 @@ pub(crate) async fn drive(
         }
     }
     events
+}
+
+/// After a broken connection: what rumqttc holds to send again (in-flight publishes and the
+/// requests still queued), oldest first, joins what was kept from earlier failed attempts.
+fn keep_unacknowledged(events: &mut EventLoop, kept: &mut std::collections::VecDeque<Request>) {
+    kept.extend(events.pending.drain(..));
+}
+
+/// After a ConnAck: the kept requests go out before anything newer (rumqttc sends its
+/// `pending` first). A resumed session's own pending requests, if any, are the same messages:
+/// they are replaced, not doubled.
+fn resend_first(events: &mut EventLoop, kept: &mut std::collections::VecDeque<Request>) {
+    if kept.is_empty() {
+        return;
+    }
+    events.pending.clear();
+    events.pending.extend(kept.drain(..));
 }
 
 /// Let the event loop flush what the client queued, up to `grace`, then stop it.
