@@ -138,3 +138,21 @@ fn a_ko_taken_and_retaken_inside_one_stall_is_every_move() {
         "no press is left unexplained"
     );
 }
+
+#[test]
+fn a_stone_lifted_before_it_settled_after_its_press_is_a_takeback_not_a_premature_press() {
+    let mut t = corner();
+    // Black places E3, presses, lifts it again before it ever read steady for a settle time,
+    // and puts a stone on G7 instead: the press completed E3, and E3 was taken back (CN2002).
+    t.put("E3", B);
+    t.wait(150);
+    t.press_black();
+    t.wait(120);
+    t.take("E3");
+    t.wait(80);
+    t.put("G7", B);
+    t.wait(3_000);
+    let kinds: Vec<_> = t.alerts().iter().map(|a| a.kind).collect();
+    assert_eq!(kinds, vec![goban_referee::InfractionKind::Takeback], "{:#?}", t.alerts());
+    assert_eq!(t.moves()[4], "E3");
+}

@@ -75,6 +75,14 @@ impl Referee {
             self.record_timed_move(s, Move::Play(go::point(x)), at, false, time);
             return;
         }
+        if let Some(press) = press
+            && let Some(v) = self.stone_lifted_after(s, press.at)
+        {
+            // The press completed a stone that stood before it and went before its region was
+            // quiet: that is the move; this stone is read again against it (taken back, moved).
+            self.play_vanished(v, s, &press);
+            return;
+        }
         self.record_move(s, Move::Play(go::point(x)), at, press.is_none());
         if let Some(press) = press {
             // The press came before the stone: CN2002 17.4 (the digest's ambiguity decided by this stone).

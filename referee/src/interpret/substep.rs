@@ -107,6 +107,18 @@ impl Referee {
         })
     }
 
+    /// A stone of `mover` that was first read before `press_at` and went after it, since the
+    /// last move: the stone the press completed, lifted again before it was reported.
+    pub(super) fn stone_lifted_after(&self, mover: Color, press_at: Timestamp) -> Option<Vanished> {
+        let m = self.game.as_ref()?;
+        let reading = go::reading_of(mover);
+        m.vanished
+            .iter()
+            .filter(|v| v.reading == reading && v.from > m.placed_at)
+            .find(|v| v.from < press_at && v.to > press_at)
+            .copied()
+    }
+
     /// Records the vanished stone `v` as `mover`'s move, completed by `press`.
     pub(super) fn play_vanished(&mut self, v: Vanished, mover: Color, press: &Claim) {
         self.close_previous_move();
