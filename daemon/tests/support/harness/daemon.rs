@@ -23,6 +23,8 @@ pub(crate) struct Setup {
     pub(crate) clock_port: PathBuf,
     /// Extra lines of the `[mqtt]` table (e.g. `username`/`password`).
     pub(crate) mqtt_extra: String,
+    /// Text appended after the board of [`BOARD`]: more `[[board]]` tables (harness::hall).
+    pub(crate) boards_extra: String,
 }
 
 impl Setup {
@@ -36,6 +38,7 @@ impl Setup {
             board_port: board_port.to_path_buf(),
             clock_port: clock_port.to_path_buf(),
             mqtt_extra: String::new(),
+            boards_extra: String::new(),
         }
     }
 
@@ -47,7 +50,7 @@ impl Setup {
              [referee]\nsettle_time = \"100ms\"\n\
              [[board]]\nid = \"{BOARD}\"\nboard_port = \"{board}\"\nclock_port = \"{clock}\"\nsize = 9\n\
              ruleset = \"cn2002\"\ntime_control = \"absolute:main=90m\"\nautostart = true\n\
-             black = \"E2E Black\"\nwhite = \"E2E White\"\n",
+             black = \"E2E Black\"\nwhite = \"E2E White\"\n{boards_extra}",
             http = self.http_port,
             journal = self.dir.join("journal.sqlite").display(),
             broker = self.broker_port,
@@ -55,6 +58,7 @@ impl Setup {
             mqtt_extra = self.mqtt_extra,
             board = self.board_port.display(),
             clock = self.clock_port.display(),
+            boards_extra = self.boards_extra,
         );
         let path = self.dir.join("goban-bridge.toml");
         std::fs::write(&path, config).expect("write the config");

@@ -6,6 +6,7 @@ pub(crate) mod broker;
 pub(crate) mod daemon;
 pub(crate) mod device;
 pub(crate) mod game;
+pub(crate) mod hall;
 pub(crate) mod mqtt;
 pub(crate) mod sse;
 
