@@ -71,21 +71,24 @@ impl Table {
 
 /// A setup whose config holds every table (9x9, CN2002, 90 minutes, autostart).
 pub(crate) fn setup(dir: &Path, tables: &[Table], broker_port: u16) -> Setup {
-    assert_eq!(tables[0].id, BOARD, "table-1 first");
-    let mut setup = Setup::new(
-        dir,
-        tables[0].board.path(),
-        tables[0].clock.path(),
-        broker_port,
-    );
-    for t in &tables[1..] {
+    let ports: Vec<(&str, &Path, &Path)> = tables
+        .iter()
+        .map(|t| (t.id.as_str(), t.board.path(), t.clock.path()))
+        .collect();
+    setup_ports(dir, &ports, broker_port)
+}
+
+/// As [`setup`], with the ports given as `(id, board port, clock port)` (e.g. stable links).
+pub(crate) fn setup_ports(dir: &Path, ports: &[(&str, &Path, &Path)], broker_port: u16) -> Setup {
+    assert_eq!(ports[0].0, BOARD, "table-1 first");
+    let mut setup = Setup::new(dir, ports[0].1, ports[0].2, broker_port);
+    for (id, board, clock) in &ports[1..] {
         setup.boards_extra.push_str(&format!(
-            "[[board]]\nid = \"{}\"\nboard_port = \"{}\"\nclock_port = \"{}\"\nsize = 9\n\
+            "[[board]]\nid = \"{id}\"\nboard_port = \"{}\"\nclock_port = \"{}\"\nsize = 9\n\
              ruleset = \"cn2002\"\ntime_control = \"absolute:main=90m\"\nautostart = true\n\
              black = \"E2E Black\"\nwhite = \"E2E White\"\n",
-            t.id,
-            t.board.path().display(),
-            t.clock.path().display(),
+            board.display(),
+            clock.display(),
         ));
     }
     setup
@@ -333,6 +336,37 @@ pub(crate) fn reads(state: &Value) -> bool {
             .is_none_or(|i| i == "reading")
 }
 
+/// The physical acts of one move at `table`, each only while `gate` is open: (a premature
+/// press,) the stone, the captured stones lifted one by one, the press.
+pub(crate) async fn act(table: &Table, mv: &Planned, gate: &mut watch::Receiver<bool>) {
+    if mv.premature {
+        open(gate).await;
+        table.clock.press(mv.button());
+        tokio::time::sleep(ACT_PAUSE).await;
+    }
+    open(gate).await;
+    table.board.set(&[(mv.point, mv.stone())]);
+    tokio::time::sleep(ACT_PAUSE).await;
+    for &c in &mv.captures {
+        open(gate).await;
+        table.board.set(&[(c, b'.')]);
+        tokio::time::sleep(ACT_PAUSE).await;
+    }
+    if !mv.premature {
+        open(gate).await;
+        table.clock.press(mv.button());
+    }
+}
+
+/// Waits (60 s at most) until board `id` at `base` shows `number` moves.
+pub(crate) async fn wait_moves(base: &str, id: &str, number: usize) -> Value {
+    let what = format!("move {number}");
+    wait_board(base, id, &what, Duration::from_secs(60), |s| {
+        s["move_number"].as_u64() >= Some(number as u64)
+    })
+    .await
+}
+
 /// Plays `script` at `table`, each physical act only while `gate` is open, waiting after each
 /// move until the daemon at `base` shows it; ends with the resignation key.
 pub(crate) async fn play_script(
@@ -342,29 +376,8 @@ pub(crate) async fn play_script(
     mut gate: watch::Receiver<bool>,
 ) {
     for (i, mv) in script.moves.iter().enumerate() {
-        if mv.premature {
-            open(&mut gate).await;
-            table.clock.press(mv.button());
-            tokio::time::sleep(ACT_PAUSE).await;
-        }
-        open(&mut gate).await;
-        table.board.set(&[(mv.point, mv.stone())]);
-        tokio::time::sleep(ACT_PAUSE).await;
-        for &c in &mv.captures {
-            open(&mut gate).await;
-            table.board.set(&[(c, b'.')]);
-            tokio::time::sleep(ACT_PAUSE).await;
-        }
-        if !mv.premature {
-            open(&mut gate).await;
-            table.clock.press(mv.button());
-        }
-        let number = i as u64 + 1;
-        let what = format!("move {number} ({})", mv.name());
-        wait_board(base, &table.id, &what, Duration::from_secs(60), |s| {
-            s["move_number"].as_u64() >= Some(number)
-        })
-        .await;
+        act(table, mv, &mut gate).await;
+        wait_moves(base, &table.id, i + 1).await;
     }
     open(&mut gate).await;
     table.clock.key(match script.resigns {
