@@ -1,4 +1,4 @@
-//! Harness of the binary-level e2e tests (e2e_crash_recovery, e2e_broker_restart, e2e_auth_shutdown): the real daemon, devices on real ptys, MQTT and SSE clients.
+//! Harness of the binary-level e2e tests (e2e_crash_recovery, e2e_broker_restart, e2e_auth_shutdown, the e2e_fault_* suite): the real daemon, devices on real ptys, MQTT and SSE clients.
 // Each e2e_*.rs test binary uses a different part of this harness.
 #![allow(dead_code)]
 
