@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use harness::broker::Broker;
 use harness::daemon::{BOARD, Daemon};
-use harness::hall::{self, Script, Table, act, wait_moves};
+use harness::hall::{self, Script, Table, act, wait_moves, wait_pressed};
 use harness::mqtt::{Message, Subscriber, retained};
 use harness::sse::SseClient;
 use harness::{unique, wait_for};
@@ -85,6 +85,8 @@ async fn play(base: &str, table: &Table, script: &Script, moves: std::ops::Range
     for i in moves {
         act(table, &script.moves[i], &mut gate).await;
         wait_moves(base, &table.id, i + 1).await;
+        // Complete, so that no message of it is still to come when the broker stops.
+        wait_pressed(base, &table.id, i + 1).await;
     }
 }
 

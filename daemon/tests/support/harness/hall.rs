@@ -12,6 +12,11 @@ use super::device::Device;
 
 /// Between two physical acts, as `harness::game::act`: longer than the e2e settle time (100 ms).
 const ACT_PAUSE: Duration = Duration::from_millis(300);
+/// From the last act on the board to the press. A daemon starved of CPU for longer than this
+/// reads the stone and the press in one go, stamped alike, and calls the press premature
+/// (seen at 300 and 500 ms with a load average of 11-15 on 2 cores): these tests are about
+/// faults, not load, so the hand takes its time.
+const PRESS_PAUSE: Duration = Duration::from_millis(800);
 const SIZE: BoardSize = BoardSize::NINE;
 
 /// SplitMix64: a small seeded generator, so a failing run replays from its printed seed.
@@ -346,13 +351,13 @@ pub(crate) async fn act(table: &Table, mv: &Planned, gate: &mut watch::Receiver<
     }
     open(gate).await;
     table.board.set(&[(mv.point, mv.stone())]);
-    tokio::time::sleep(ACT_PAUSE).await;
     for &c in &mv.captures {
+        tokio::time::sleep(ACT_PAUSE).await;
         open(gate).await;
         table.board.set(&[(c, b'.')]);
-        tokio::time::sleep(ACT_PAUSE).await;
     }
     if !mv.premature {
+        tokio::time::sleep(PRESS_PAUSE).await;
         open(gate).await;
         table.clock.press(mv.button());
     }
@@ -363,6 +368,16 @@ pub(crate) async fn wait_moves(base: &str, id: &str, number: usize) -> Value {
     let what = format!("move {number}");
     wait_board(base, id, &what, Duration::from_secs(60), |s| {
         s["move_number"].as_u64() >= Some(number as u64)
+    })
+    .await
+}
+
+/// Waits (10 s at most) until move `number` of board `id` is completed by its press (its
+/// `time_left_ms` is known).
+pub(crate) async fn wait_pressed(base: &str, id: &str, number: usize) -> Value {
+    let what = format!("the press of move {number}");
+    wait_board(base, id, &what, Duration::from_secs(10), |s| {
+        s["moves"][number - 1]["time_left_ms"].is_number()
     })
     .await
 }
