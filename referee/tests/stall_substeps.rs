@@ -153,6 +153,11 @@ fn a_stone_lifted_before_it_settled_after_its_press_is_a_takeback_not_a_prematur
     t.put("G7", B);
     t.wait(3_000);
     let kinds: Vec<_> = t.alerts().iter().map(|a| a.kind).collect();
-    assert_eq!(kinds, vec![goban_referee::InfractionKind::Takeback], "{:#?}", t.alerts());
+    assert_eq!(
+        kinds,
+        vec![goban_referee::InfractionKind::Takeback],
+        "{:#?}",
+        t.alerts()
+    );
     assert_eq!(t.moves()[4], "E3");
 }

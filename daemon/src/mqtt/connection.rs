@@ -145,6 +145,7 @@ pub(crate) async fn drive(
 /// requests still queued), oldest first, joins what was kept from earlier failed attempts.
 fn keep_unacknowledged(events: &mut EventLoop, kept: &mut std::collections::VecDeque<Request>) {
     kept.extend(events.pending.drain(..));
+    tracing::debug!(kept = kept.len(), "MQTT connection broke");
 }
 
 /// After a ConnAck: the kept requests go out before anything newer (rumqttc sends its
@@ -154,6 +155,10 @@ fn resend_first(events: &mut EventLoop, kept: &mut std::collections::VecDeque<Re
     if kept.is_empty() {
         return;
     }
+    tracing::info!(
+        messages = kept.len(),
+        "MQTT: sending again what the broker had not acknowledged"
+    );
     events.pending.clear();
     events.pending.extend(kept.drain(..));
 }

@@ -73,6 +73,15 @@ impl Broker {
         }
     }
 
+    /// Sends `signal` (`STOP`, `CONT`, `KILL`, ...) to the broker process, if it runs.
+    pub(crate) fn signal(&self, signal: &str) {
+        if let Some(child) = &self.child {
+            let _ = Command::new("kill")
+                .args([format!("-{signal}"), child.id().to_string()])
+                .status();
+        }
+    }
+
     /// Stops the broker with SIGTERM (it saves its persistence file) and waits for it.
     pub(crate) fn stop(&mut self) {
         if let Some(mut child) = self.child.take() {

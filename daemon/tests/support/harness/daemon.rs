@@ -25,6 +25,8 @@ pub(crate) struct Setup {
     pub(crate) mqtt_extra: String,
     /// The journal file; default `journal.sqlite` in `dir` (a test of a full disk puts it elsewhere).
     pub(crate) journal: Option<PathBuf>,
+    /// Text appended after the board of [`BOARD`]: more `[[board]]` tables (harness::hall).
+    pub(crate) boards_extra: String,
 }
 
 impl Setup {
@@ -39,6 +41,7 @@ impl Setup {
             clock_port: clock_port.to_path_buf(),
             mqtt_extra: String::new(),
             journal: None,
+            boards_extra: String::new(),
         }
     }
 
@@ -50,7 +53,7 @@ impl Setup {
              [referee]\nsettle_time = \"100ms\"\n\
              [[board]]\nid = \"{BOARD}\"\nboard_port = \"{board}\"\nclock_port = \"{clock}\"\nsize = 9\n\
              ruleset = \"cn2002\"\ntime_control = \"absolute:main=90m\"\nautostart = true\n\
-             black = \"E2E Black\"\nwhite = \"E2E White\"\n",
+             black = \"E2E Black\"\nwhite = \"E2E White\"\n{boards_extra}",
             http = self.http_port,
             journal = self
                 .journal
@@ -62,6 +65,7 @@ impl Setup {
             mqtt_extra = self.mqtt_extra,
             board = self.board_port.display(),
             clock = self.clock_port.display(),
+            boards_extra = self.boards_extra,
         );
         let path = self.dir.join("goban-bridge.toml");
         std::fs::write(&path, config).expect("write the config");

@@ -91,9 +91,24 @@ impl Device {
     }
 
     fn open(size: Option<usize>, serial: &str, caps: Option<&str>) -> Self {
+        Self::open_with(size, serial, caps, vec![b'.'; size.map_or(0, |s| s * s)])
+    }
+
+    /// The same device unplugged and plugged in again: this pty closes (the daemon sees the
+    /// device vanish) and a fresh one opens, its counters restarted and its points as they
+    /// were; it says HELLO (a board also SNAP) at once. The caller moves its link to the new path.
+    pub(crate) fn replugged(&self) -> Self {
+        self.unplug();
+        let (size, serial, caps, points) = {
+            let m = self.model.lock().expect("device model");
+            (m.size, m.serial.clone(), m.caps.clone(), m.points.clone())
+        };
+        Self::open_with(size, &serial, caps.as_deref(), points)
+    }
+
+    fn open_with(size: Option<usize>, serial: &str, caps: Option<&str>, points: Vec<u8>) -> Self {
         let pty = PtyDevice::open().expect("open a pseudo-terminal");
         let path = pty.path().to_path_buf();
-        let points = vec![b'.'; size.map_or(0, |s| s * s)];
         let model = Arc::new(Mutex::new(Model {
             size,
             points,

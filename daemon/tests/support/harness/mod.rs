@@ -1,4 +1,4 @@
-//! Harness of the binary-level e2e tests (e2e_crash_recovery, e2e_broker_restart, e2e_auth_shutdown): the real daemon, devices on real ptys, MQTT and SSE clients.
+//! Harness of the binary-level e2e tests (e2e_crash_recovery, e2e_broker_restart, e2e_auth_shutdown, the e2e_fault_* suite): the real daemon, devices on real ptys, MQTT and SSE clients.
 // Each e2e_*.rs test binary uses a different part of this harness.
 #![allow(dead_code)]
 
@@ -6,6 +6,7 @@ pub(crate) mod broker;
 pub(crate) mod daemon;
 pub(crate) mod device;
 pub(crate) mod game;
+pub(crate) mod hall;
 pub(crate) mod mqtt;
 pub(crate) mod sse;
 
