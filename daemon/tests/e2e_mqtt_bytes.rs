@@ -88,7 +88,7 @@ fn config(work: &std::path::Path, http_port: u16, prefix: &str) -> std::path::Pa
 /// The move number a message announces: a `moves` event of a move, or a state's `move_number`.
 fn move_of(topic: &str, payload: &[u8]) -> Option<u64> {
     let value: Value = serde_json::from_slice(payload).ok()?;
-    if topic.ends_with("/moves") && value["event"] == "move" {
+    if topic.ends_with("/moves") && value["event"] == "move_played" {
         return value["number"].as_u64();
     }
     if topic.ends_with("/state") {
