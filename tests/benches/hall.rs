@@ -514,6 +514,8 @@ async fn mqtt_reader(
 
 /// One probe move as measured.
 struct Sample {
+    board: String,
+    number: usize,
     written: Instant,
     sse: Option<Instant>,
     mqtt: Option<Instant>,
@@ -573,6 +575,8 @@ async fn play_probe(
             tokio::time::sleep(Duration::from_millis(2)).await;
         }
         samples.push(Sample {
+            board: name.clone(),
+            number: i + 1,
             written,
             sse: at_sse,
             mqtt: at_mqtt,
@@ -871,6 +875,7 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
         Instant::now(),
     );
     let moves0 = mqtt_moves.load(Ordering::Relaxed);
+    let rss_start = proc_rss_kb(pid, "VmRSS:").unwrap_or(0);
     measuring.store(true, Ordering::Relaxed);
     let mut rss_max = 0;
     while t0.elapsed() < settings.measure {
@@ -889,9 +894,10 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
     let moves = mqtt_moves.load(Ordering::Relaxed) - moves0;
     let load_end = load();
     println!(
-        "measured {wall:.0} s: daemon CPU {cpu:.1}% of a core, RSS {:.1} MB at the end (max {:.1} MB, \
+        "measured {wall:.0} s: daemon CPU {cpu:.1}% of a core, RSS {:.1} MB at the start, {:.1} MB at the end (max {:.1} MB, \
          peak VmHWM {:.1} MB); bench process (simulator, probes, clients) {own_cpu:.1}%; \
          {moves} move events on MQTT ({:.1}/s); {load_start} -> {load_end}",
+        rss_start as f64 / 1024.0,
         rss_end as f64 / 1024.0,
         rss_max as f64 / 1024.0,
         proc_rss_kb(pid, "VmHWM:").unwrap_or(0) as f64 / 1024.0,
@@ -954,6 +960,25 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
         "ingest, DIFF written -> event received, minus the {settle:.0} ms settle time:\n  \
          SSE  {sse_text}, {sse_missing} not received within 5 s\n  \
          MQTT {mqtt_text}, {mqtt_missing} not received within 5 s"
+    );
+    let mut slow: Vec<(f64, String)> = counted
+        .iter()
+        .filter_map(|s| {
+            let late = ms(s.mqtt?.saturating_duration_since(s.written)) - settle;
+            (late > 100.0).then(|| (late, format!("{} move {}", s.board, s.number)))
+        })
+        .collect();
+    slow.sort_by(|a, b| b.0.total_cmp(&a.0));
+    println!(
+        "  MQTT over 100 ms: {} of {}, over 500 ms: {}; the slowest: {}",
+        slow.len(),
+        counted.len(),
+        slow.iter().filter(|s| s.0 > 500.0).count(),
+        slow.iter()
+            .take(6)
+            .map(|(late, what)| format!("{what} {late:.0} ms"))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     let short = |values: Vec<f64>| {
         let text = percentiles(values);
