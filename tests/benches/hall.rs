@@ -1,0 +1,1046 @@
+//! The hall benchmark (issue 9, "Benchmarks"): the real `goban-bridge` binary with N boards on
+//! pseudo-terminals, a real Mosquitto, REST and SSE, measured from outside.
+//!
+//! Most boards are the simulator's tables at human pace (speed 1.0, the noise model on: slides,
+//! hovering hands, flicker; clocks running). A few are probe boards driven by this bench: each
+//! probe writes a DIFF with one stone on the device side of its pty, notes the instant its
+//! last byte was written, and waits for the `move_played` event on SSE and on MQTT; then it
+//! presses its clock and, after a pause, plays the next move (a non-capturing pattern).
+//!
+//! For each N it prints ingest latency (settle time subtracted), the daemon's CPU and RSS from
+//! /proc, and `wrk` on `GET /api/v1/boards/{id}` against an axum server serving the same bytes
+//! as a static string (and a hello world) in the same run. Before the halls it measures the
+//! harness's own cost: a pty round trip and a publish-to-receive loop on the broker.
+//!
+//! Not run in CI. Build the daemon, then run the bench (from the workspace root):
+//!
+//!     cargo build --release -p goban-bridge
+//!     GOBAN_HALL_BOARDS=1,64 GOBAN_HALL_SECONDS=60 cargo bench -p goban-e2e --bench hall
+//!
+//! Settings (environment): `GOBAN_HALL_BOARDS` (comma-separated N, default `1,64,256,512`),
+//! `GOBAN_HALL_SECONDS` (measuring window, default 60), `GOBAN_HALL_WARMUP` (seconds before it,
+//! default 20), `GOBAN_HALL_WRK` (seconds per wrk run, default 10), `GOBAN_HALL_PROBES` (probe
+//! boards among the N, default 4), `GOBAN_HALL_GAP_MS` (a probe's pause after each press,
+//! default 700), `GOBAN_HALL_SETTLE_MS` (the daemon's `settle_time`, default 300),
+//! `GOBAN_HALL_MQTT_PORT` (default 1883), `GOBAN_HALL_BIN` (the daemon binary, default
+//! `target/release/goban-bridge` of this workspace), `GOBAN_HALL_KEEP=1` keeps the work
+//! directory (config, journal, daemon log) and prints where it is.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use goban_hardware::sim::{
+    FaultScript, HumanProfile, PtyDevice, SimGame, SimulateOptions, Transport,
+};
+use goban_hardware::{SerialSettings, open_serial};
+use rumqttc::{AsyncClient, Event, MqttOptions, NetworkOptions, Packet, QoS};
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+/// A DIFF frame with one stone (`$DIFF,123,45678,180B*XXXX\n`) is about 25 bytes: at 115200
+/// baud, 10 bits a byte, it takes this long on the wire.
+const WIRE_MS: f64 = 25.0 * 10.0 / 115_200.0 * 1000.0;
+const LETTERS: &[u8; 19] = b"ABCDEFGHJKLMNOPQRST";
+
+struct Settings {
+    boards: Vec<usize>,
+    probes: usize,
+    warmup: Duration,
+    measure: Duration,
+    wrk: Duration,
+    gap: Duration,
+    settle_ms: u64,
+    mqtt_port: u16,
+    bin: PathBuf,
+    keep: bool,
+}
+
+fn env_or<T: std::str::FromStr>(name: &str, default: T) -> T {
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.trim().parse().ok())
+        .unwrap_or(default)
+}
+
+impl Settings {
+    fn from_env() -> Self {
+        let boards = std::env::var("GOBAN_HALL_BOARDS")
+            .unwrap_or_else(|_| "1,64,256,512".into())
+            .split(',')
+            .filter_map(|n| n.trim().parse().ok())
+            .collect();
+        let bin = std::env::var_os("GOBAN_HALL_BIN").map_or_else(
+            || Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/release/goban-bridge"),
+            PathBuf::from,
+        );
+        Self {
+            boards,
+            probes: env_or("GOBAN_HALL_PROBES", 4),
+            warmup: Duration::from_secs(env_or("GOBAN_HALL_WARMUP", 20)),
+            measure: Duration::from_secs(env_or("GOBAN_HALL_SECONDS", 60)),
+            wrk: Duration::from_secs(env_or("GOBAN_HALL_WRK", 10)),
+            gap: Duration::from_millis(env_or("GOBAN_HALL_GAP_MS", 700)),
+            settle_ms: env_or("GOBAN_HALL_SETTLE_MS", 300),
+            mqtt_port: env_or("GOBAN_HALL_MQTT_PORT", 1883),
+            bin,
+            keep: std::env::var("GOBAN_HALL_KEEP").is_ok_and(|v| v == "1"),
+        }
+    }
+}
+
+fn main() -> Result<()> {
+    // `cargo bench` passes `--bench`; a filter argument is not used.
+    let settings = Settings::from_env();
+    if !settings.bin.exists() {
+        bail!(
+            "no daemon binary at {} (cargo build --release -p goban-bridge, or GOBAN_HALL_BIN)",
+            settings.bin.display()
+        );
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    runtime.block_on(run(settings))
+}
+
+async fn run(settings: Settings) -> Result<()> {
+    println!("hall bench: {}", load());
+    println!(
+        "a DIFF frame of about 25 bytes takes {WIRE_MS:.2} ms on the wire at 115200 baud (8N1)"
+    );
+    let pty = pty_cost(300).await?;
+    println!(
+        "harness pty, device write -> host read (tokio-serial, as the daemon reads): {}; \
+         round trip: {}",
+        pty.0, pty.1
+    );
+    let broker = broker_cost(settings.mqtt_port, 300).await?;
+    println!("harness broker, publish (QoS 1, nodelay) -> subscriber receives: {broker}");
+    println!("{}", load());
+    let mut rows = Vec::new();
+    for &n in &settings.boards {
+        match hall(&settings, n).await {
+            Ok(row) => rows.push(row),
+            Err(err) => println!("N = {n}: the run failed: {err:#}"),
+        }
+    }
+    println!(
+        "\n| N | ingest SSE p50 / p99 / max (ms) | ingest MQTT p50 / p99 / max (ms) | samples (timeouts) | daemon CPU | RSS end (max) | REST / same-size static / hello (req/s) | ratio | load |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- | --- | --- | --- |");
+    for row in rows {
+        println!("{row}");
+    }
+    Ok(())
+}
+
+/// `/proc/loadavg`, for every figure.
+fn load() -> String {
+    let text = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    let parts: Vec<&str> = text.split_whitespace().take(3).collect();
+    format!("load average {}", parts.join(" "))
+}
+
+/// p50 / p99 / max of durations in ms.
+fn percentiles(mut values: Vec<f64>) -> String {
+    if values.is_empty() {
+        return "no sample".into();
+    }
+    values.sort_by(f64::total_cmp);
+    let at = |q: f64| {
+        let index = ((values.len() as f64 - 1.0) * q).round() as usize;
+        values[index.min(values.len() - 1)]
+    };
+    format!(
+        "p50 {:.2} / p99 {:.2} / max {:.2} ms (n = {})",
+        at(0.5),
+        at(0.99),
+        values[values.len() - 1],
+        values.len()
+    )
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1000.0
+}
+
+fn frame(body: &str) -> Vec<u8> {
+    format!("${body}*{:04X}\n", goban_protocol::crc16(body.as_bytes())).into_bytes()
+}
+
+/// The pty path alone: a DIFF-sized frame written on the master, read on the slave opened as the
+/// daemon opens its ports, and echoed back.
+async fn pty_cost(rounds: usize) -> Result<(String, String)> {
+    let device = PtyDevice::open()?;
+    let path = device.path().to_path_buf();
+    let mut host = open_serial(&path, &SerialSettings::default())?;
+    let (mut dev_read, mut dev_write) = tokio::io::split(device);
+    let line = frame("DIFF,1234,567890,180B");
+    let (mut one_way, mut round_trip) = (Vec::new(), Vec::new());
+    let mut buf = [0u8; 256];
+    for _ in 0..rounds {
+        let start = Instant::now();
+        dev_write.write_all(&line).await?;
+        let mut got = 0;
+        while got < line.len() {
+            got += host.read(&mut buf[got..]).await?;
+        }
+        one_way.push(ms(start.elapsed()));
+        host.write_all(&line).await?;
+        let mut got = 0;
+        while got < line.len() {
+            got += dev_read.read(&mut buf[got..]).await?;
+        }
+        round_trip.push(ms(start.elapsed()));
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
+    Ok((percentiles(one_way), percentiles(round_trip)))
+}
+
+fn mqtt_options(id: &str, port: u16) -> (MqttOptions, NetworkOptions) {
+    let mut options = MqttOptions::new(id, "127.0.0.1", port);
+    options.set_keep_alive(Duration::from_secs(30));
+    options.set_max_packet_size(1 << 20, 1 << 20);
+    let mut network = NetworkOptions::new();
+    network.set_tcp_nodelay(true);
+    (options, network)
+}
+
+/// Publish -> receive through the broker, without the daemon: QoS 1, 400-byte payloads.
+async fn broker_cost(port: u16, rounds: usize) -> Result<String> {
+    let topic = format!("goban-hall-loop-{}", std::process::id());
+    let (received_tx, mut received) = mpsc::unbounded_channel::<(u64, Instant)>();
+    let (options, network) = mqtt_options(&format!("{topic}-sub"), port);
+    let (sub, mut sub_loop) = AsyncClient::new(options, 1000);
+    sub_loop.set_network_options(network);
+    let (ready_tx, ready_rx) = oneshot::channel();
+    let sub_topic = topic.clone();
+    let sub_task = tokio::spawn(async move {
+        let mut ready = Some(ready_tx);
+        loop {
+            match sub_loop.poll().await {
+                Ok(Event::Incoming(Packet::ConnAck(_))) => {
+                    let _ = sub.subscribe(sub_topic.clone(), QoS::AtLeastOnce).await;
+                }
+                Ok(Event::Incoming(Packet::SubAck(_))) => {
+                    if let Some(tx) = ready.take() {
+                        let _ = tx.send(());
+                    }
+                }
+                Ok(Event::Incoming(Packet::Publish(p))) => {
+                    let at = Instant::now();
+                    let index = p
+                        .payload
+                        .get(..8)
+                        .map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])));
+                    let _ = received_tx.send((index, at));
+                }
+                Ok(_) => {}
+                Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+            }
+        }
+    });
+    tokio::time::timeout(Duration::from_secs(5), ready_rx)
+        .await
+        .context("broker loop: no SUBACK within 5 s")??;
+    let (options, network) = mqtt_options(&format!("{topic}-pub"), port);
+    let (publisher, mut pub_loop) = AsyncClient::new(options, 1000);
+    pub_loop.set_network_options(network);
+    let pub_task = tokio::spawn(async move {
+        loop {
+            if pub_loop.poll().await.is_err() {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        }
+    });
+    let mut latencies = Vec::new();
+    for index in 0..rounds as u64 {
+        let mut payload = index.to_le_bytes().to_vec();
+        payload.resize(400, b'x');
+        let sent = Instant::now();
+        publisher
+            .publish(topic.clone(), QoS::AtLeastOnce, false, payload)
+            .await?;
+        match tokio::time::timeout(Duration::from_secs(2), received.recv()).await {
+            Ok(Some((got, at))) if got == index => latencies.push(ms(at - sent)),
+            _ => {}
+        }
+        tokio::time::sleep(Duration::from_millis(5)).await;
+    }
+    sub_task.abort();
+    pub_task.abort();
+    Ok(percentiles(latencies))
+}
+
+/// One probe device on a pty: answers `HELLO?` and `SNAP?`, beats, and writes what it is told,
+/// saying when the last byte was written.
+struct Probe {
+    tx: mpsc::UnboundedSender<(Vec<u8>, Option<oneshot::Sender<Instant>>)>,
+    model: Arc<Mutex<Model>>,
+    path: PathBuf,
+}
+
+struct Model {
+    board: bool,
+    serial: String,
+    points: Vec<u8>,
+    seq: u32,
+    started: Instant,
+}
+
+impl Model {
+    fn ms(&self) -> u32 {
+        u32::try_from(self.started.elapsed().as_millis()).unwrap_or(u32::MAX)
+    }
+    fn next_seq(&mut self) -> u32 {
+        let seq = self.seq;
+        self.seq = self.seq.wrapping_add(1);
+        seq
+    }
+    fn hello(&mut self) -> Vec<u8> {
+        if self.board {
+            let mut out = frame(&format!("HELLO,BOARD,1,19,hall-1,{}", self.serial));
+            let points = String::from_utf8_lossy(&self.points).into_owned();
+            let (seq, ms) = (self.next_seq(), self.ms());
+            out.extend(frame(&format!("SNAP,{seq},{ms},{points}")));
+            out
+        } else {
+            frame(&format!("HELLO,CLOCK,1,hall-1,{}", self.serial))
+        }
+    }
+}
+
+impl Probe {
+    fn open(board: bool, serial: String, cancel: CancellationToken) -> Result<Self> {
+        let pty = PtyDevice::open()?;
+        let path = pty.path().to_path_buf();
+        let model = Arc::new(Mutex::new(Model {
+            board,
+            serial,
+            points: vec![b'.'; 361],
+            seq: 0,
+            started: Instant::now(),
+        }));
+        let (tx, rx) = mpsc::unbounded_channel();
+        tokio::spawn(serve(pty, Arc::clone(&model), rx, cancel));
+        let first = model.lock().expect("model").hello();
+        let _ = tx.send((first, None));
+        Ok(Self { tx, model, path })
+    }
+
+    /// Places one stone (one DIFF); the instant its last byte was written.
+    async fn stone(&self, index: usize, colour: u8) -> Option<Instant> {
+        let bytes = {
+            let mut m = self.model.lock().expect("model");
+            m.points[index] = colour;
+            let (seq, ms) = (m.next_seq(), m.ms());
+            frame(&format!("DIFF,{seq},{ms},{index}{}", colour as char))
+        };
+        let (done, written) = oneshot::channel();
+        self.tx.send((bytes, Some(done))).ok()?;
+        written.await.ok()
+    }
+
+    fn press(&self, button: char) {
+        let bytes = {
+            let mut m = self.model.lock().expect("model");
+            let (seq, ms) = (m.next_seq(), m.ms());
+            frame(&format!("PRESS,{seq},{ms},{button}"))
+        };
+        let _ = self.tx.send((bytes, None));
+    }
+}
+
+async fn serve(
+    pty: PtyDevice,
+    model: Arc<Mutex<Model>>,
+    mut rx: mpsc::UnboundedReceiver<(Vec<u8>, Option<oneshot::Sender<Instant>>)>,
+    cancel: CancellationToken,
+) {
+    let (mut reader, mut writer) = tokio::io::split(pty);
+    let mut beat = tokio::time::interval(Duration::from_millis(500));
+    let mut line = Vec::new();
+    let mut chunk = [0u8; 1024];
+    loop {
+        tokio::select! {
+            () = cancel.cancelled() => break,
+            Some((bytes, done)) = rx.recv() => {
+                let _ = writer.write_all(&bytes).await;
+                if let Some(done) = done {
+                    let _ = done.send(Instant::now());
+                }
+            }
+            _ = beat.tick() => {
+                let ms = model.lock().expect("model").ms();
+                let _ = writer.write_all(&frame(&format!("BEAT,{ms}"))).await;
+            }
+            read = reader.read(&mut chunk) => match read {
+                Ok(0) | Err(_) => tokio::time::sleep(Duration::from_millis(50)).await,
+                Ok(n) => {
+                    for &byte in &chunk[..n] {
+                        if byte != b'\n' {
+                            line.push(byte);
+                            continue;
+                        }
+                        let answer = {
+                            let mut m = model.lock().expect("model");
+                            if line.starts_with(b"$HELLO?") {
+                                m.hello()
+                            } else if line.starts_with(b"$SNAP?") && m.board {
+                                let points = String::from_utf8_lossy(&m.points).into_owned();
+                                let (seq, ms) = (m.next_seq(), m.ms());
+                                frame(&format!("SNAP,{seq},{ms},{points}"))
+                            } else {
+                                Vec::new()
+                            }
+                        };
+                        let _ = writer.write_all(&answer).await;
+                        line.clear();
+                    }
+                }
+            },
+        }
+    }
+}
+
+/// The probe's i-th move (0-based): Black on columns A E J N R, White on C G L P T, row by row;
+/// every chain keeps a liberty in the empty columns between, so nothing is ever captured.
+fn probe_move(i: usize) -> (usize, u8, String) {
+    let (j, colour) = (i / 2, if i.is_multiple_of(2) { b'B' } else { b'W' });
+    let (row, col) = (j % 19, 4 * (j / 19) + if colour == b'B' { 0 } else { 2 });
+    let name = format!("{}{}", LETTERS[col] as char, 19 - row);
+    (row * 19 + col, colour, name)
+}
+
+/// When each probe move (board, point) reached a channel.
+type Arrivals = Arc<Mutex<HashMap<(String, String), Instant>>>;
+
+fn record_move(arrivals: &Arrivals, value: &Value, at: Instant) -> bool {
+    if value["event"] != "move_played" {
+        return false;
+    }
+    if let (Some(board), Some(point)) = (value["board"].as_str(), value["point"].as_str())
+        && board.starts_with("probe-")
+    {
+        arrivals
+            .lock()
+            .expect("arrivals")
+            .insert((board.to_owned(), point.to_owned()), at);
+    }
+    true
+}
+
+/// Reads a board's SSE stream; each `move_played` of a probe is noted at its chunk's arrival.
+async fn sse_reader(url: String, arrivals: Arrivals, cancel: CancellationToken) {
+    let client = reqwest::Client::new();
+    let Ok(mut response) = client
+        .get(&url)
+        .header("Accept", "text/event-stream")
+        .send()
+        .await
+    else {
+        return;
+    };
+    let mut pending = String::new();
+    loop {
+        let chunk = tokio::select! {
+            () = cancel.cancelled() => return,
+            chunk = response.chunk() => chunk,
+        };
+        let Ok(Some(chunk)) = chunk else { return };
+        let at = Instant::now();
+        pending.push_str(&String::from_utf8_lossy(&chunk));
+        while let Some(end) = pending.find('\n') {
+            let line: String = pending.drain(..=end).collect();
+            if let Some(data) = line.strip_prefix("data:")
+                && let Ok(value) = serde_json::from_str::<Value>(data.trim())
+            {
+                record_move(&arrivals, &value, at);
+            }
+        }
+    }
+}
+
+/// Subscribes to every board's `moves`; probe moves are noted, all are counted.
+async fn mqtt_reader(
+    port: u16,
+    prefix: &str,
+    arrivals: Arrivals,
+    count: Arc<AtomicU64>,
+) -> Result<tokio::task::JoinHandle<()>> {
+    let (options, network) = mqtt_options(&format!("{prefix}-bench"), port);
+    let (client, mut events) = AsyncClient::new(options, 1000);
+    events.set_network_options(network);
+    let filter = format!("{prefix}/boards/+/moves");
+    let (ready_tx, ready_rx) = oneshot::channel();
+    let task = tokio::spawn(async move {
+        let mut ready = Some(ready_tx);
+        loop {
+            match events.poll().await {
+                Ok(Event::Incoming(Packet::ConnAck(_))) => {
+                    let _ = client.subscribe(filter.clone(), QoS::AtLeastOnce).await;
+                }
+                Ok(Event::Incoming(Packet::SubAck(_))) => {
+                    if let Some(tx) = ready.take() {
+                        let _ = tx.send(());
+                    }
+                }
+                Ok(Event::Incoming(Packet::Publish(p))) => {
+                    let at = Instant::now();
+                    if let Ok(value) = serde_json::from_slice::<Value>(&p.payload)
+                        && record_move(&arrivals, &value, at)
+                    {
+                        count.fetch_add(1, Ordering::Relaxed);
+                    }
+                }
+                Ok(_) => {}
+                Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+            }
+        }
+    });
+    tokio::time::timeout(Duration::from_secs(5), ready_rx)
+        .await
+        .context("no SUBACK from the broker within 5 s")??;
+    Ok(task)
+}
+
+/// One probe move as measured.
+struct Sample {
+    board: String,
+    number: usize,
+    written: Instant,
+    sse: Option<Instant>,
+    mqtt: Option<Instant>,
+    counted: bool,
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn play_probe(
+    name: String,
+    board: Probe,
+    clock: Probe,
+    base: String,
+    sse: Arrivals,
+    mqtt: Arrivals,
+    measuring: Arc<AtomicBool>,
+    gap: Duration,
+    cancel: CancellationToken,
+) -> Vec<Sample> {
+    let http = reqwest::Client::new();
+    // Plays once the referee reads the board (a stone placed while it is blind would be a leftover).
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while Instant::now() < deadline && !cancel.is_cancelled() {
+        let state: Value = match http.get(format!("{base}/boards/{name}")).send().await {
+            Ok(resp) => resp.json().await.unwrap_or(Value::Null),
+            Err(_) => Value::Null,
+        };
+        let device = &state["device"];
+        if device["board"] == "connected"
+            && device["clock"] == "connected"
+            && device["interpretation"]
+                .as_str()
+                .is_none_or(|i| i == "reading")
+        {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let mut samples = Vec::new();
+    for i in 0..190 {
+        if cancel.is_cancelled() {
+            break;
+        }
+        let (index, colour, point) = probe_move(i);
+        let counted = measuring.load(Ordering::Relaxed);
+        let Some(written) = board.stone(index, colour).await else {
+            break;
+        };
+        let key = (name.clone(), point);
+        let wait_until = written + Duration::from_secs(5);
+        let (mut at_sse, mut at_mqtt) = (None, None);
+        while Instant::now() < wait_until && !cancel.is_cancelled() {
+            at_sse = sse.lock().expect("sse").get(&key).copied();
+            at_mqtt = mqtt.lock().expect("mqtt").get(&key).copied();
+            if at_sse.is_some() && at_mqtt.is_some() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        samples.push(Sample {
+            board: name.clone(),
+            number: i + 1,
+            written,
+            sse: at_sse,
+            mqtt: at_mqtt,
+            counted: counted && measuring.load(Ordering::Relaxed),
+        });
+        clock.press(if colour == b'B' { 'L' } else { 'R' });
+        tokio::select! {
+            () = cancel.cancelled() => break,
+            () = tokio::time::sleep(gap) => {}
+        }
+    }
+    samples
+}
+
+/// utime + stime of a process, in clock ticks, and its RSS in kB.
+fn proc_cpu(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let after = stat.rsplit_once(')')?.1;
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    // Fields 14 and 15 of stat(5); `after` starts at field 3.
+    Some(fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?)
+}
+
+fn proc_rss_kb(pid: u32, key: &str) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find(|l| l.starts_with(key))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+fn clock_ticks() -> f64 {
+    Command::new("getconf")
+        .arg("CLK_TCK")
+        .output()
+        .ok()
+        .and_then(|o| String::from_utf8_lossy(&o.stdout).trim().parse().ok())
+        .unwrap_or(100.0)
+}
+
+/// The bundled games of the daemon, played round robin by the simulated tables.
+fn games() -> Result<Vec<SimGame>> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../daemon/assets/games");
+    let mut games = Vec::new();
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "sgf"))
+        .collect();
+    paths.sort();
+    for path in paths {
+        let text = std::fs::read_to_string(&path)?;
+        let name = path
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        games.extend(SimGame::from_sgf(&text, &name)?);
+    }
+    Ok(games)
+}
+
+struct DaemonProcess {
+    child: Child,
+}
+
+impl Drop for DaemonProcess {
+    fn drop(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            if matches!(self.child.try_wait(), Ok(Some(_))) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// wrk on `url`: requests per second and its latency line.
+fn wrk(url: &str, seconds: Duration) -> Result<(f64, String)> {
+    let out = Command::new("wrk")
+        .args(["-t1", "-c8", "--latency"])
+        .arg(format!("-d{}s", seconds.as_secs().max(1)))
+        .arg(url)
+        .output()
+        .context("run wrk (apt-get install wrk)")?;
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let rate = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Requests/sec:"))
+        .and_then(|v| v.trim().parse().ok())
+        .with_context(|| format!("wrk output: {text}"))?;
+    let pick = |label: &str| {
+        text.lines()
+            .find(|l| l.trim_start().starts_with(label))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .unwrap_or("?")
+            .to_owned()
+    };
+    let errors = text
+        .lines()
+        .filter(|l| l.contains("Non-2xx") || l.contains("Socket errors"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    Ok((
+        rate,
+        format!("p50 {} p99 {} {errors}", pick("50%"), pick("99%")),
+    ))
+}
+
+/// An axum server serving `body` as a static string at `path` and a hello world at `/hello`, on
+/// its own runtime of two worker threads (as many as the daemon's on this machine).
+fn static_server(path: String, body: axum::body::Bytes) -> Result<u16> {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0")?;
+    listener.set_nonblocking(true)?;
+    let port = listener.local_addr()?.port();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("runtime");
+        runtime.block_on(async move {
+            let app = axum::Router::new()
+                .route(
+                    &path,
+                    axum::routing::get(move || {
+                        let body = body.clone();
+                        async move {
+                            (
+                                [(axum::http::header::CONTENT_TYPE, "application/json")],
+                                body,
+                            )
+                        }
+                    }),
+                )
+                .route("/hello", axum::routing::get(|| async { "Hello, World!" }));
+            let listener = tokio::net::TcpListener::from_std(listener).expect("listener");
+            let _ = axum::serve(listener, app).await;
+        });
+    });
+    Ok(port)
+}
+
+/// One hall of `n` boards: returns its table row.
+#[allow(clippy::too_many_lines)]
+async fn hall(settings: &Settings, n: usize) -> Result<String> {
+    let probes = settings.probes.clamp(1, n);
+    let tables = n - probes;
+    let work = tempfile::Builder::new().prefix("goban-hall-").tempdir()?;
+    let ports = work.path().join("ports");
+    std::fs::create_dir_all(&ports)?;
+    let cancel = CancellationToken::new();
+    let prefix = format!("goban-hall-{}-{n}", std::process::id());
+    let http_port = std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port();
+    let base = format!("http://127.0.0.1:{http_port}/api/v1");
+    println!(
+        "\n== N = {n}: {tables} simulated tables at human pace, {probes} probe boards; {}",
+        load()
+    );
+
+    let mut probe_devices = Vec::new();
+    for k in 1..=probes {
+        let board = Probe::open(true, format!("HALL-B-{k}"), cancel.clone())?;
+        let clock = Probe::open(false, format!("HALL-C-{k}"), cancel.clone())?;
+        probe_devices.push((format!("probe-{k}"), board, clock));
+    }
+    let mut config = format!(
+        "[server]\nlisten = \"127.0.0.1:{http_port}\"\narbiter_tokens = [\"hall-bench-token\"]\n\
+         [journal]\npath = {:?}\n[mqtt]\nurl = \"mqtt://127.0.0.1:{}\"\nprefix = \"{prefix}\"\n\
+         client_id = \"{prefix}\"\nmax_backoff = \"1s\"\n[referee]\nsettle_time = \"{}ms\"\n",
+        work.path().join("journal.sqlite").display().to_string(),
+        settings.mqtt_port,
+        settings.settle_ms,
+    );
+    let board_entry = |id: &str, board: &Path, clock: &Path| {
+        format!(
+            "[[board]]\nid = \"{id}\"\nboard_port = {:?}\nclock_port = {:?}\nsize = 19\nautostart = true\n\
+             time_control = \"byoyomi-cn:main=20m,reserve=3,period=30s\"\nblack = \"Black\"\nwhite = \"White\"\n",
+            board.display().to_string(),
+            clock.display().to_string()
+        )
+    };
+    for (id, board, clock) in &probe_devices {
+        config.push_str(&board_entry(id, &board.path, &clock.path));
+    }
+    for i in 1..=tables {
+        let name = format!("table-{i}");
+        config.push_str(&board_entry(
+            &name,
+            &ports.join(format!("usb-goban-sim-{name}-board")),
+            &ports.join(format!("usb-goban-sim-{name}-clock")),
+        ));
+    }
+    let config_path = work.path().join("goban-bridge.toml");
+    std::fs::write(&config_path, config)?;
+
+    let mqtt_arrivals: Arrivals = Arc::default();
+    let sse_arrivals: Arrivals = Arc::default();
+    let mqtt_moves = Arc::new(AtomicU64::new(0));
+    let mqtt_task = mqtt_reader(
+        settings.mqtt_port,
+        &prefix,
+        Arc::clone(&mqtt_arrivals),
+        Arc::clone(&mqtt_moves),
+    )
+    .await?;
+
+    let log = std::fs::File::create(work.path().join("daemon.log"))?;
+    let started = Instant::now();
+    let child = Command::new(&settings.bin)
+        .args(["run", "--config"])
+        .arg(&config_path)
+        .current_dir(work.path())
+        .env("RUST_LOG", "warn")
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::null())
+        .stdout(log.try_clone()?)
+        .stderr(log)
+        .spawn()
+        .context("spawn goban-bridge")?;
+    let mut daemon = DaemonProcess { child };
+    let pid = daemon.child.id();
+    let http = reqwest::Client::builder()
+        .timeout(Duration::from_secs(5))
+        .build()?;
+    loop {
+        if let Ok(Some(status)) = daemon.child.try_wait() {
+            bail!("the daemon exited at start: {status}");
+        }
+        let ok = http.get(format!("{base}/health")).send().await;
+        if ok.is_ok_and(|r| r.status().is_success()) {
+            break;
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            bail!("the daemon did not answer /health within 60 s");
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    println!(
+        "daemon pid {pid} answers /health after {:.1} s; RSS {} kB",
+        started.elapsed().as_secs_f64(),
+        proc_rss_kb(pid, "VmRSS:").unwrap_or(0)
+    );
+
+    let _tables = if tables > 0 {
+        let options = SimulateOptions {
+            boards: tables,
+            profile: HumanProfile::default(),
+            script: FaultScript::default(),
+            seed: 17,
+            shared_port: false,
+            diffs: true,
+            transport: Transport::Pty(ports.clone()),
+        };
+        goban_hardware::sim::spawn_tables(&games()?, &options, &cancel)?
+    } else {
+        Vec::new()
+    };
+
+    let measuring = Arc::new(AtomicBool::new(false));
+    let mut sse_tasks = Vec::new();
+    let mut probe_tasks = Vec::new();
+    for (name, board, clock) in probe_devices {
+        sse_tasks.push(tokio::spawn(sse_reader(
+            format!("{base}/boards/{name}/events"),
+            Arc::clone(&sse_arrivals),
+            cancel.clone(),
+        )));
+        probe_tasks.push(tokio::spawn(play_probe(
+            name,
+            board,
+            clock,
+            base.clone(),
+            Arc::clone(&sse_arrivals),
+            Arc::clone(&mqtt_arrivals),
+            Arc::clone(&measuring),
+            settings.gap,
+            cancel.clone(),
+        )));
+    }
+
+    tokio::time::sleep(settings.warmup).await;
+    let ticks = clock_ticks();
+    let load_start = load();
+    let (cpu0, self0, t0) = (
+        proc_cpu(pid).unwrap_or(0),
+        proc_cpu(std::process::id()).unwrap_or(0),
+        Instant::now(),
+    );
+    let moves0 = mqtt_moves.load(Ordering::Relaxed);
+    let rss_start = proc_rss_kb(pid, "VmRSS:").unwrap_or(0);
+    measuring.store(true, Ordering::Relaxed);
+    let mut rss_max = 0;
+    while t0.elapsed() < settings.measure {
+        rss_max = rss_max.max(proc_rss_kb(pid, "VmRSS:").unwrap_or(0));
+        tokio::time::sleep(Duration::from_secs(2).min(settings.measure)).await;
+        if let Ok(Some(status)) = daemon.child.try_wait() {
+            bail!("the daemon exited while measuring: {status}");
+        }
+    }
+    measuring.store(false, Ordering::Relaxed);
+    let wall = t0.elapsed().as_secs_f64();
+    let cpu = (proc_cpu(pid).unwrap_or(0) - cpu0) as f64 / ticks / wall * 100.0;
+    let own_cpu = (proc_cpu(std::process::id()).unwrap_or(0) - self0) as f64 / ticks / wall * 100.0;
+    let rss_end = proc_rss_kb(pid, "VmRSS:").unwrap_or(0);
+    rss_max = rss_max.max(rss_end);
+    let moves = mqtt_moves.load(Ordering::Relaxed) - moves0;
+    let load_end = load();
+    println!(
+        "measured {wall:.0} s: daemon CPU {cpu:.1}% of a core, RSS {:.1} MB at the start, {:.1} MB at the end (max {:.1} MB, \
+         peak VmHWM {:.1} MB); bench process (simulator, probes, clients) {own_cpu:.1}%; \
+         {moves} move events on MQTT ({:.1}/s); {load_start} -> {load_end}",
+        rss_start as f64 / 1024.0,
+        rss_end as f64 / 1024.0,
+        rss_max as f64 / 1024.0,
+        proc_rss_kb(pid, "VmHWM:").unwrap_or(0) as f64 / 1024.0,
+        moves as f64 / wall,
+    );
+
+    // REST while the boards play: the probe with the most moves, then the same bytes static.
+    let rest_board = "probe-1";
+    let url = format!("{base}/boards/{rest_board}");
+    let body = http.get(&url).send().await?.bytes().await?;
+    let state: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let (rest, rest_latency) = wrk(&url, settings.wrk)?;
+    let load_rest = load();
+    let static_port = static_server(format!("/api/v1/boards/{rest_board}"), body.clone())?;
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let (fixed, fixed_latency) = wrk(
+        &format!("http://127.0.0.1:{static_port}/api/v1/boards/{rest_board}"),
+        settings.wrk,
+    )?;
+    let (hello, hello_latency) = wrk(
+        &format!("http://127.0.0.1:{static_port}/hello"),
+        settings.wrk,
+    )?;
+    println!(
+        "REST GET /api/v1/boards/{rest_board} (move {}, {} bytes): {rest:.0} req/s ({rest_latency}); \
+         the same bytes static: {fixed:.0} req/s ({fixed_latency}); hello world: {hello:.0} req/s \
+         ({hello_latency}); ratio {:.1}% of static, {:.1}% of hello; {load_rest}",
+        state["move_number"],
+        body.len(),
+        rest / fixed * 100.0,
+        rest / hello * 100.0,
+    );
+
+    cancel.cancel();
+    let mut samples = Vec::new();
+    for task in probe_tasks {
+        samples.extend(task.await.unwrap_or_default());
+    }
+    for task in sse_tasks {
+        task.abort();
+    }
+    mqtt_task.abort();
+    let settle = settings.settle_ms as f64;
+    let counted: Vec<&Sample> = samples.iter().filter(|s| s.counted).collect();
+    let latency = |pick: fn(&Sample) -> Option<Instant>| -> (Vec<f64>, usize) {
+        let mut values = Vec::new();
+        let mut missing = 0;
+        for s in &counted {
+            match pick(s) {
+                Some(at) => values.push(ms(at.saturating_duration_since(s.written)) - settle),
+                None => missing += 1,
+            }
+        }
+        (values, missing)
+    };
+    let (sse, sse_missing) = latency(|s| s.sse);
+    let (mqtt, mqtt_missing) = latency(|s| s.mqtt);
+    let (sse_text, mqtt_text) = (percentiles(sse.clone()), percentiles(mqtt.clone()));
+    println!(
+        "ingest, DIFF written -> event received, minus the {settle:.0} ms settle time:\n  \
+         SSE  {sse_text}, {sse_missing} not received within 5 s\n  \
+         MQTT {mqtt_text}, {mqtt_missing} not received within 5 s"
+    );
+    let mut slow: Vec<(f64, String)> = counted
+        .iter()
+        .filter_map(|s| {
+            let late = ms(s.mqtt?.saturating_duration_since(s.written)) - settle;
+            (late > 100.0).then(|| (late, format!("{} move {}", s.board, s.number)))
+        })
+        .collect();
+    slow.sort_by(|a, b| b.0.total_cmp(&a.0));
+    println!(
+        "  MQTT over 100 ms: {} of {}, over 500 ms: {}; the slowest: {}",
+        slow.len(),
+        counted.len(),
+        slow.iter().filter(|s| s.0 > 500.0).count(),
+        slow.iter()
+            .take(6)
+            .map(|(late, what)| format!("{what} {late:.0} ms"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let short = |values: Vec<f64>| {
+        let text = percentiles(values);
+        text.split(" ms")
+            .next()
+            .unwrap_or("")
+            .replace("p50 ", "")
+            .replace("p99 ", "")
+            .replace("max ", "")
+    };
+    // The daemon's goodbye (`offline`, a last `device` per board) is retained too.
+    drop(daemon);
+    clear_retained(settings.mqtt_port, &prefix).await;
+    if settings.keep {
+        println!("work directory kept: {}", work.keep().display());
+    }
+    Ok(format!(
+        "| {n} | {} | {} | {} ({}/{}) | {cpu:.1}% | {:.0} MB ({:.0}) | {rest:.0} / {fixed:.0} / {hello:.0} | {:.1}% / {:.1}% | {load_start} |",
+        short(sse),
+        short(mqtt),
+        counted.len(),
+        sse_missing,
+        mqtt_missing,
+        rss_end as f64 / 1024.0,
+        rss_max as f64 / 1024.0,
+        rest / fixed * 100.0,
+        rest / hello * 100.0,
+    ))
+}
+
+/// Removes the run's retained messages from the broker (it is shared with other runs).
+async fn clear_retained(port: u16, prefix: &str) {
+    let (options, _) = mqtt_options(&format!("{prefix}-clear"), port);
+    let (client, mut events) = AsyncClient::new(options, 10_000);
+    let filter = format!("{prefix}/#");
+    let mut topics = std::collections::BTreeSet::new();
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while Instant::now() < deadline {
+        match tokio::time::timeout(Duration::from_millis(500), events.poll()).await {
+            Ok(Ok(Event::Incoming(Packet::ConnAck(_)))) => {
+                let _ = client.subscribe(filter.clone(), QoS::AtMostOnce).await;
+            }
+            Ok(Ok(Event::Incoming(Packet::Publish(p)))) if p.retain => {
+                topics.insert(p.topic.clone());
+            }
+            Ok(Err(_)) => break,
+            _ => {}
+        }
+    }
+    for topic in &topics {
+        let _ = client
+            .publish(topic.clone(), QoS::AtMostOnce, true, Vec::<u8>::new())
+            .await;
+    }
+    let _ = client.disconnect().await;
+    let deadline = Instant::now() + Duration::from_secs(3);
+    while Instant::now() < deadline {
+        if !matches!(
+            tokio::time::timeout(Duration::from_millis(500), events.poll()).await,
+            Ok(Ok(_))
+        ) {
+            break;
+        }
+    }
+}
