@@ -210,6 +210,10 @@ impl Ledger {
     /// Number the new state, build its view; archive a finished game (or a corrected result).
     fn push_state(&mut self) {
         let mut state = self.engine.state();
+        if !super::game_change::changes_the_game(&self.view.state, &state) {
+            // Only the clock moved (a press, a reading): that goes on `clock`, not `state`.
+            return;
+        }
         state.seq = self.take_seq();
         let key = finished_key(&state);
         let view = BoardView::build(state, self.engine.sgf());

@@ -11,6 +11,7 @@ mod compaction;
 mod control;
 mod devices;
 mod engine;
+mod game_change;
 mod health;
 #[cfg(test)]
 mod journal_growth_tests;
