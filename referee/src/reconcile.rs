@@ -198,11 +198,13 @@ impl Referee {
         }
         let found = self.explanations(&diff.added);
         match found.as_slice() {
-            [steps] if diff.changed.is_empty() => {
+            [steps] if diff.changed.is_empty() && !self.pass_hides_a_capture(steps) => {
                 let steps = steps.clone();
                 self.accept(&steps);
             }
             _ => {
+                let guessed_pass =
+                    matches!(found.as_slice(), [steps] if self.pass_hides_a_capture(steps));
                 let ambiguous = found.len() > 1;
                 if let Some(m) = self.game.as_mut() {
                     m.reconcile_failed = true;
@@ -210,12 +212,57 @@ impl Referee {
                 }
                 let why = if ambiguous {
                     "; more than one sequence of moves explains the board"
+                } else if guessed_pass {
+                    "; only a pass would explain a press, and a pass made while the board could \
+                     not see cannot be told from a stone played and captured meanwhile"
                 } else {
                     "; no sequence of legal moves explains the board"
                 };
                 self.update_board_alert(why);
             }
         }
+    }
+
+    /// Whether a pass of `steps`, read for a press made while the board could not see after it
+    /// (blind or unclean at `last_blind_at` or later), could as well have been a stone that a
+    /// later move of `steps` captured, leaving the same board: then the pass is a guess, and the
+    /// referee asks (a pass needs proof, referee-notes point 7). A last bare press is decided
+    /// as usual.
+    fn pass_hides_a_capture(&self, steps: &[Step]) -> bool {
+        let Some(m) = &self.game else { return false };
+        let mut tolerated = m.known.clone();
+        for &(p, c) in &m.pending_caps {
+            tolerated.insert(p, go::reading_of(c));
+        }
+        let matcher = Search {
+            physical: &self.physical,
+            tolerated: &tolerated,
+            presses: &[],
+            added: &[],
+            read_at: &[],
+            played_at: Vec::new(),
+            required: 0,
+            budget: 0,
+            found: Vec::new(),
+        };
+        let last = steps.len().saturating_sub(1);
+        let unseen = |i: usize, claim: &Claim| i < last && claim.at <= self.last_blind_at;
+        let points = self.physical.len();
+        steps.iter().enumerate().any(|(i, step)| match step {
+            Step::Pass(color, claim) if unseen(i, claim) => (0..points).any(|q| {
+                let mut game = m.game.clone();
+                steps.iter().enumerate().all(|(k, s)| {
+                    let (c, mv) = match *s {
+                        Step::Complete(_) => return true,
+                        _ if k == i => (*color, Move::Play(go::point(q))),
+                        Step::Play(c, p, _) | Step::Trailing(c, p) => (c, Move::Play(go::point(p))),
+                        Step::Pass(c, _) => (c, Move::Pass),
+                    };
+                    game.play(c, mv).is_ok()
+                }) && matcher.matches(&game)
+            }),
+            _ => false,
+        })
     }
 
     /// The explanations with the fewest passes.

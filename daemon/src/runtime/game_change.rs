@@ -2,14 +2,14 @@
 
 use goban_referee::BoardState;
 
-/// Whether `new` differs from `old` in anything but the clock: `seq`, the clock reading and
-/// the last move's time left (completed by its press and published on `moves`) are left out.
-/// The move list is compared by its length and last move, so the cost does not grow with the
-/// game.
+/// Whether `new` differs from `old` in anything but the clock: `seq` and the clock reading
+/// are left out. The press that completes a move changes the game (the move's time left, in
+/// `last_move` and the move list). The move list is compared by its length and last move, so
+/// the cost does not grow with the game.
 pub(crate) fn changes_the_game(old: &BoardState, new: &BoardState) -> bool {
     let same_moves = old.moves.len() == new.moves.len()
         && match (old.moves.last(), new.moves.last()) {
-            (Some(a), Some(b)) => a.number == b.number && a.color == b.color && a.point == b.point,
+            (Some(a), Some(b)) => a == b,
             (None, None) => true,
             _ => false,
         };
