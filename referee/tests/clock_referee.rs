@@ -114,7 +114,7 @@ fn a_running_clock_publishes_a_reading_each_second() {
         .iter()
         .rev()
         .find_map(|e| match &e.kind {
-            EventKind::Clock { clock } => Some(clock.clone()),
+            EventKind::Clock { clock } => Some(*clock),
             _ => None,
         })
         .unwrap();
