@@ -133,6 +133,20 @@ impl BoardView {
         })
     }
 
+    /// A board rebuilt after a restart, as of the last `state` message it published: that
+    /// message's seq and exact bytes for the live view (republished to a broker that lost its
+    /// retained messages, it must not differ from what went out under that seq).
+    pub fn recovered(mut state: BoardState, sgf: String, seq: u64, live: String) -> Arc<Self> {
+        state.seq = seq;
+        let built = Self::build(state, sgf);
+        Arc::new(Self {
+            state: built.state.clone(),
+            live: Payload::from_text(live),
+            full: built.full.clone(),
+            sgf: built.sgf.clone(),
+        })
+    }
+
     /// The seq of this view.
     pub fn seq(&self) -> u64 {
         self.state.seq

@@ -18,6 +18,8 @@ pub struct Recovered {
     pub inputs: Vec<InputRecord>,
     /// Number of games archived for this board (to number the next one).
     pub games: u64,
+    /// The last `state` message published for the board, as published: its seq and JSON.
+    pub last_state: Option<(u64, String)>,
 }
 
 pub(super) fn recover(conn: &Connection, board: &str) -> Result<Recovered, JournalError> {
@@ -40,6 +42,28 @@ pub(super) fn recover(conn: &Connection, board: &str) -> Result<Recovered, Journ
             |r| r.get(0),
         )
         .optional()?;
+    let last_state = conn
+        .prepare_cached(
+            "SELECT seq, payload, packing FROM events WHERE board = ?1 AND topic = 'state' \
+             ORDER BY seq DESC LIMIT 1",
+        )?
+        .query_row([board], |row| {
+            let seq = from_sql(row.get(0)?);
+            let stored = match row.get_ref(1)? {
+                rusqlite::types::ValueRef::Text(bytes) | rusqlite::types::ValueRef::Blob(bytes) => {
+                    bytes.to_vec()
+                }
+                _ => Vec::new(),
+            };
+            Ok((seq, stored, row.get::<_, i64>(2)?))
+        })
+        .optional()?
+        .and_then(|(seq, stored, packing)| {
+            super::packing::Unpacker::new()
+                .unpack(packing, &stored)
+                .ok()
+                .map(|json| (seq, json))
+        });
     let mut inputs = Vec::new();
     if let Some(epoch) = open_epoch {
         let mut stmt = conn.prepare_cached(
@@ -61,6 +85,7 @@ pub(super) fn recover(conn: &Connection, board: &str) -> Result<Recovered, Journ
         last_epoch: from_sql(last_epoch),
         inputs,
         games: from_sql(games),
+        last_state,
     })
 }
 

@@ -60,7 +60,12 @@ impl Ledger {
         let mut state = engine.state();
         state.seq = recovered.last_seq;
         let archived = finished_key(&state);
-        let view = BoardView::build(state, engine.sgf());
+        // The view keeps the seq and bytes of the last state published: the last seq may be a
+        // clock reading's, and a state under it would be a second, different message.
+        let view = match &recovered.last_state {
+            Some((seq, live)) => BoardView::recovered(state, engine.sgf(), *seq, live.clone()),
+            None => BoardView::build(state, engine.sgf()),
+        };
         Ok(Self {
             batch: Batch::new(&id, epoch),
             id,
