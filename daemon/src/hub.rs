@@ -102,6 +102,14 @@ impl Payload {
     }
 }
 
+/// Our own types always serialize; an empty payload would show the slip without crashing.
+fn serialized(value: Result<Payload, serde_json::Error>) -> Payload {
+    value.unwrap_or_else(|err| {
+        tracing::error!(cause = %err, "board state did not serialize");
+        Payload::default()
+    })
+}
+
 /// One board as of one `seq`: the typed state and its serializations, built once per change of the game.
 #[derive(Debug)]
 pub struct BoardView {
@@ -118,15 +126,13 @@ pub struct BoardView {
 impl BoardView {
     /// Serialize `state` both ways, once.
     pub fn build(state: BoardState, sgf: String) -> Arc<Self> {
-        let serialized = |value: Result<Payload, serde_json::Error>| {
-            // Our own types always serialize; an empty payload would show the slip without crashing.
-            value.unwrap_or_else(|err| {
-                tracing::error!(cause = %err, "board state did not serialize");
-                Payload::default()
-            })
-        };
+        let live = serialized(Payload::json(&state.live()));
+        Self::with_live(state, sgf, live)
+    }
+
+    fn with_live(state: BoardState, sgf: String, live: Payload) -> Arc<Self> {
         Arc::new(Self {
-            live: serialized(Payload::json(&state.live())),
+            live,
             full: serialized(Payload::json(&state)),
             state,
             sgf: Arc::from(sgf),
@@ -138,13 +144,7 @@ impl BoardView {
     /// retained messages, it must not differ from what went out under that seq).
     pub fn recovered(mut state: BoardState, sgf: String, seq: u64, live: String) -> Arc<Self> {
         state.seq = seq;
-        let built = Self::build(state, sgf);
-        Arc::new(Self {
-            state: built.state.clone(),
-            live: Payload::from_text(live),
-            full: built.full.clone(),
-            sgf: built.sgf.clone(),
-        })
+        Self::with_live(state, sgf, Payload::from_text(live))
     }
 
     /// The seq of this view.
