@@ -243,6 +243,14 @@ impl Debouncer {
         }
     }
 
+    /// Whether point `p`, though touched since its report, reads as reported with no other
+    /// reading in between (a hand passing over it: `?` and back). It has nothing to report,
+    /// so it holds back no other point and no press (issue 15: fast play under hovering hands).
+    fn unchanged_since_report(&self, p: usize) -> bool {
+        let (readable, since) = self.readable[p];
+        self.raw[p] == self.reported[p] && readable == self.raw[p] && since <= self.reported_at[p]
+    }
+
     /// When point `p` is ready to be reported, on its own.
     fn ready_at(&self, p: usize) -> Timestamp {
         match self.chattering.get(&p) {
@@ -278,7 +286,7 @@ impl Debouncer {
             .into_iter()
             .map(|p| {
                 let at = self.reportable_at(p);
-                if self.chattering.contains_key(&p) {
+                if self.chattering.contains_key(&p) || self.unchanged_since_report(p) {
                     return (p, at);
                 }
                 floor = floor.max(at);
@@ -308,7 +316,7 @@ impl Debouncer {
     pub fn earliest_pending(&self) -> Option<Timestamp> {
         self.dirty
             .iter()
-            .filter(|p| !self.chattering.contains_key(p))
+            .filter(|&&p| !self.chattering.contains_key(&p) && !self.unchanged_since_report(p))
             .map(|&p| self.happened_at(p))
             .min()
     }
@@ -318,7 +326,7 @@ impl Debouncer {
     pub fn pending_readings(&self) -> impl Iterator<Item = (usize, Reading, Timestamp)> + '_ {
         self.dirty
             .iter()
-            .filter(|p| !self.chattering.contains_key(p))
+            .filter(|&&p| !self.chattering.contains_key(&p) && !self.unchanged_since_report(p))
             .map(|&p| (p, self.raw[p], self.happened_at(p)))
     }
 
@@ -547,5 +555,28 @@ mod tests {
             d.handle_diff(Timestamp(7100 + k * 250), &[change(2, Reading::Empty)]);
         }
         assert_eq!(d.chattering(), vec![2]);
+    }
+
+    #[test]
+    fn a_hand_passing_over_far_points_holds_back_no_stone() {
+        // 9x9: a stone at J1 (80); hands pass over A9 (0) and E5 (40) just after it.
+        let mut d = Debouncer::new(81, 300);
+        d.handle_snapshot(Timestamp(0), &[Reading::Empty; 81]);
+        d.poll_quiet(Timestamp(300)).unwrap();
+        d.handle_diff(Timestamp(1000), &[change(80, Reading::Black)]);
+        d.handle_diff(Timestamp(1100), &[change(0, Reading::Unknown)]);
+        d.handle_diff(Timestamp(1150), &[change(0, Reading::Empty)]);
+        d.handle_diff(Timestamp(1200), &[change(40, Reading::Unknown)]);
+        d.handle_diff(Timestamp(1250), &[change(40, Reading::Empty)]);
+        // Their `?` came and went: they read as reported, so the stone waits only for itself.
+        assert_eq!(d.earliest_pending(), Some(Timestamp(1000)));
+        assert_eq!(d.poll_timeout(), Some(Timestamp(1300)));
+        let q = d.poll_quiet(Timestamp(1300)).unwrap();
+        assert_eq!(q.readings[80], Reading::Black);
+        assert_eq!(d.earliest_pending(), None, "nothing left to report");
+        // A point that read something else in between still has something to report.
+        d.handle_diff(Timestamp(1400), &[change(0, Reading::White)]);
+        d.handle_diff(Timestamp(1600), &[change(0, Reading::Empty)]);
+        assert_eq!(d.earliest_pending(), Some(Timestamp(1600)));
     }
 }
