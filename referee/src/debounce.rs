@@ -87,6 +87,9 @@ pub struct Debouncer {
     readable: Vec<(Reading, Timestamp)>,
     reported: Vec<Reading>,
     reported_at: Vec<Timestamp>,
+    /// Since when each point's readable value had held when the point was last reported: a
+    /// point that reads the same and still has that since has nothing new to report.
+    reported_since: Vec<Timestamp>,
     /// Points changed since they were last reported.
     dirty: BTreeSet<usize>,
     /// Recent flips per point, oldest first, bounded by the rule.
@@ -118,6 +121,7 @@ impl Debouncer {
             readable: vec![(Reading::Unknown, Timestamp(0)); points],
             reported: vec![Reading::Unknown; points],
             reported_at: vec![Timestamp(0); points],
+            reported_since: vec![Timestamp(0); points],
             dirty: BTreeSet::new(),
             flips: vec![VecDeque::new(); points],
             chattering: BTreeMap::new(),
@@ -216,6 +220,15 @@ impl Debouncer {
         }
     }
 
+    /// The game explains the last flips of `index` (a stone played there or captured from
+    /// there): they count no more towards the chatter rule. A ko fought at blitz pace flips
+    /// its point every second or so, and is no faulty sensor (issue 15).
+    pub fn flips_explained(&mut self, index: usize) {
+        if let Some(flips) = self.flips.get_mut(index) {
+            flips.clear();
+        }
+    }
+
     /// Point `index` reads something else at `now`: if a stone stood there steadily and was
     /// never reported, it is a sub-step the next report carries.
     fn note_vanished(&mut self, now: Timestamp, index: usize) {
@@ -248,7 +261,9 @@ impl Debouncer {
     /// so it holds back no other point and no press (issue 15: fast play under hovering hands).
     fn unchanged_since_report(&self, p: usize) -> bool {
         let (readable, since) = self.readable[p];
-        self.raw[p] == self.reported[p] && readable == self.raw[p] && since <= self.reported_at[p]
+        self.raw[p] == self.reported[p]
+            && readable == self.raw[p]
+            && since == self.reported_since[p]
     }
 
     /// When point `p` is ready to be reported, on its own.
@@ -376,6 +391,7 @@ impl Debouncer {
                 // stall): its time is the new stone's.
                 self.reported_at[p] = at;
             }
+            self.reported_since[p] = self.readable[p].1;
             self.dirty.remove(&p);
         }
         Some(Quiet {

@@ -53,6 +53,12 @@ impl Referee {
         m.placed_at = at;
         m.pending_caps = m.last_captures();
         m.deadline_pass = None;
+        if let Move::Play(stone) = mv {
+            self.debouncer.flips_explained(stone.index());
+        }
+        for &(p, _) in &m.pending_caps {
+            self.debouncer.flips_explained(p);
+        }
         // Stones found late at the start were leftovers if the first move did not claim them.
         m.late_found.clear();
         let ended = m.game.state() == GameState::Counting;
@@ -116,21 +122,23 @@ impl Referee {
         };
         let mover = last.color;
         let number = m.move_count();
+        // A stone read there since the capture is a new stone (the point taken off and
+        // retaken inside one stall), not the captured one.
+        let shown = |p: usize, c: Color| {
+            self.physical[p] == go::reading_of(c) && self.changed_at[p] <= m.placed_at
+        };
         let left: Vec<usize> = m
             .pending_caps
             .clone()
             .into_iter()
             // Still on the board, and not already off in a reading not reported yet.
-            .filter(|&(p, c)| {
-                self.physical[p] == go::reading_of(c)
-                    && self.debouncer.raw()[p] == go::reading_of(c)
-            })
+            .filter(|&(p, c)| shown(p, c) && self.debouncer.raw()[p] == go::reading_of(c))
             .map(|(p, _)| p)
             .collect();
         // Captured stones already off in a reading still settling: no alert, and not read as
         // stones while the reported reading still shows them.
         for &(p, c) in &m.pending_caps {
-            if self.physical[p] == go::reading_of(c) && !left.contains(&p) {
+            if shown(p, c) && !left.contains(&p) {
                 m.known.insert(p, self.physical[p]);
             }
         }

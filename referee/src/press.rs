@@ -154,9 +154,12 @@ impl Referee {
             .last_captures()
             .into_iter()
             .filter(|&(p, c)| {
-                (self.physical[p] == go::reading_of(c)
-                    && self.debouncer.raw()[p] == go::reading_of(c))
-                    || self.changed_at[p] > claim.at.plus_ms(skew)
+                let stone = go::reading_of(c);
+                // The same colour read since the capture is a new stone on the point taken off
+                // and retaken inside one stall (issue 15): the captured one went before it.
+                let retaken = self.physical[p] == stone && self.changed_at[p] > placed_at;
+                let still_on = self.physical[p] == stone && self.debouncer.raw()[p] == stone;
+                !retaken && (still_on || self.changed_at[p] > claim.at.plus_ms(skew))
             })
             .collect();
         let c = claim.color;

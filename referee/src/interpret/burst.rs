@@ -21,34 +21,8 @@ impl Referee {
             .map(|&(p, c)| (p, c, self.changed_at[p]))
             .collect();
         order.sort_by_key(|&(p, _, at)| (at, p));
-        // A bare press still open (pass or premature press, digest) must be settled by the first
-        // stone alone, as `on_new_stone` does; read as a sequence, the burst would leave the press
-        // pending and pin it on a later move (CN2002 17.4).
-        let press_open = self
-            .game
-            .as_ref()
-            .is_some_and(|m| m.pending_press.is_some());
-        // With the stones that stood and were captured inside the stall (its sub-steps), or
-        // without them.
-        let with_substeps = self.with_vanished(&order);
-        if press_open {
-            // The open press may be the first stone's own, made after it (fast play in a fight:
-            // the press was judged before the stone's region was quiet); then it completes that
-            // stone and the burst reads as a sequence.
-            for candidate in [with_substeps, order.clone()] {
-                if self.open_press_completes(&candidate) && self.burst_replays(&candidate) {
-                    self.reopen_pending_press();
-                    self.record_burst(&candidate);
-                    return true;
-                }
-            }
-        } else {
-            for candidate in [with_substeps, order.clone()] {
-                if self.burst_replays(&candidate) {
-                    self.record_burst(&candidate);
-                    return true;
-                }
-            }
+        if self.record_burst_if_it_replays(&order) {
+            return true;
         }
         if self.substep_still_settling() {
             // A stone that stood and went inside the stall has a neighbour still settling (the
@@ -63,6 +37,56 @@ impl Referee {
             changed: Vec::new(),
         };
         self.on_new_stone(x, s, &only)
+    }
+
+    /// New stones and stones of the other colour than the game's, in one quiet state: a stall
+    /// in which a stone was captured and its point retaken (a ko or a snapback in fast play,
+    /// issue 15). Read as a burst where each changed point is the later stone, accepted only if
+    /// the sequence reproduces the board; `false` leaves the change to the usual reading.
+    pub(super) fn on_burst_over_captures(&mut self, diff: &Diff) -> bool {
+        let mut order: Vec<(usize, Color, Timestamp)> = diff
+            .added
+            .iter()
+            .map(|&(p, c)| (p, c, self.changed_at[p]))
+            .chain(
+                diff.changed
+                    .iter()
+                    .map(|&(p, _, c)| (p, c, self.changed_at[p])),
+            )
+            .collect();
+        order.sort_by_key(|&(p, _, at)| (at, p));
+        self.record_burst_if_it_replays(&order)
+    }
+
+    /// Records `order` (with or without the stall's sub-steps) as the burst's moves when
+    /// playing it reproduces the board; `false` records nothing.
+    fn record_burst_if_it_replays(&mut self, order: &[(usize, Color, Timestamp)]) -> bool {
+        // A bare press still open (pass or premature press, digest) must be settled by the first
+        // stone alone, as `on_new_stone` does; read as a sequence, the burst would leave the press
+        // pending and pin it on a later move (CN2002 17.4).
+        let press_open = self
+            .game
+            .as_ref()
+            .is_some_and(|m| m.pending_press.is_some());
+        // With the stones that stood and were captured inside the stall (its sub-steps), or
+        // without them.
+        let with_substeps = self.with_vanished(order);
+        for candidate in [with_substeps, order.to_vec()] {
+            // The open press may be the first stone's own, made after it (fast play in a fight:
+            // the press was judged before the stone's region was quiet); then it completes that
+            // stone and the burst reads as a sequence.
+            if candidate.is_empty() || (press_open && !self.open_press_completes(&candidate)) {
+                continue;
+            }
+            if self.burst_replays(&candidate) {
+                if press_open {
+                    self.reopen_pending_press();
+                }
+                self.record_burst(&candidate);
+                return true;
+            }
+        }
+        false
     }
 
     /// Whether playing the burst's stones in order gives exactly the physical board.

@@ -39,6 +39,7 @@ impl Referee {
         match phase {
             Some(Phase::Playing) if !self.game.as_ref().is_some_and(|m| m.sealed) => {
                 self.reconcile();
+                self.read_hidden_sequence();
                 // Presses wait for any change still settling elsewhere: it may be their stone.
                 let before = self.claims_judged_before();
                 self.process_claims(before);
@@ -59,6 +60,20 @@ impl Referee {
         }
         self.refresh_guidance();
         self.emit(EventKind::StateChanged);
+    }
+
+    /// Stones gone from the board, and stones that stood and went inside the stall, but no new
+    /// stone: a sequence the stall hid (a ko taken and retaken before the region was quiet,
+    /// issue 15). It is read before the presses are judged, since no new stone bounds them:
+    /// judged first, the press of the hidden stone would read as a pass.
+    fn read_hidden_sequence(&mut self) {
+        if !self.stall_has_substeps() {
+            return;
+        }
+        let diff = self.current_diff();
+        if diff.added.is_empty() && diff.changed.is_empty() && !diff.removed.is_empty() {
+            self.on_burst_over_captures(&diff);
+        }
     }
 
     /// The grace for an unexplained removal ran out: decide now.
@@ -90,9 +105,12 @@ impl Referee {
         m.known.retain(|&p, r| {
             physical[p] == Reading::Unknown || (physical[p] == *r && physical[p] != game[p])
         });
-        // A captured stone once seen off the board is no longer pending: a new stone there is new.
+        // A captured stone once seen off the board is no longer pending: a new stone there is new,
+        // also when it was put down in the same stall as the capture (its reading is newer
+        // than the capturing move: a point retaken in fast play, issue 15).
+        let (changed_at, captured_at) = (&self.changed_at, m.placed_at);
         m.pending_caps
-            .retain(|&(p, c)| physical[p] == go::reading_of(c));
+            .retain(|&(p, c)| physical[p] == go::reading_of(c) && changed_at[p] <= captured_at);
         // Until the opponent's next stone, the last move's captured stones may still be taken off.
         let pending = m.pending_caps.clone();
         Diff::between(&game, physical, &m.known, &pending)
@@ -188,6 +206,9 @@ impl Referee {
             return false;
         }
         if !diff.changed.is_empty() {
+            if !diff.added.is_empty() && self.on_burst_over_captures(&diff) {
+                return true;
+            }
             self.on_changed(&diff)
         } else if diff.added.len() == 1 {
             let (x, s) = diff.added[0];
@@ -195,6 +216,12 @@ impl Referee {
         } else if diff.added.len() > 1 {
             self.on_burst(&diff)
         } else {
+            // Stones gone, and stones that stood and went inside the stall: the gone ones may
+            // be the captures of a sequence whose stones the stall hid (a ko taken and retaken
+            // before the region was quiet, issue 15).
+            if self.stall_has_substeps() && self.on_burst_over_captures(&diff) {
+                return true;
+            }
             self.on_removals(&diff, grace)
         }
     }

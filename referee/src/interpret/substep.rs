@@ -71,6 +71,13 @@ impl Referee {
         all
     }
 
+    /// Whether a stone stood and went since the last move.
+    pub(super) fn stall_has_substeps(&self) -> bool {
+        self.game
+            .as_ref()
+            .is_some_and(|m| m.vanished.iter().any(|v| v.from > m.placed_at))
+    }
+
     /// Whether a stone that stood and went since the last move has its point or a neighbour
     /// still settling in the debouncer: what took it is not reported yet.
     pub(super) fn substep_still_settling(&self) -> bool {
