@@ -146,6 +146,11 @@ impl Debouncer {
         self.chattering.keys().copied().collect()
     }
 
+    /// Whether point `index` is a chattering sensor now.
+    pub fn is_chattering(&self, index: usize) -> bool {
+        self.chattering.contains_key(&index)
+    }
+
     /// Frames were lost: ignore diffs until the next snapshot.
     pub fn handle_gap(&mut self) {
         self.synced = false;

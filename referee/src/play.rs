@@ -125,7 +125,9 @@ impl Referee {
         // A stone read there since the capture is a new stone (the point taken off and
         // retaken inside one stall), not the captured one.
         let shown = |p: usize, c: Color| {
-            self.physical[p] == go::reading_of(c) && self.changed_at[p] <= m.placed_at
+            self.physical[p] == go::reading_of(c)
+                && self.changed_at[p] <= m.placed_at
+                && !self.debouncer.is_chattering(p)
         };
         let left: Vec<usize> = m
             .pending_caps

@@ -6,7 +6,7 @@ use crate::RefereeError;
 use crate::event::EventKind;
 use crate::go;
 use crate::infraction::InfractionKind;
-use crate::input::{Button, ClockKey};
+use crate::input::{Button, ClockKey, Reading};
 use crate::match_state::Claim;
 use crate::referee::Referee;
 use crate::state::Phase;
@@ -159,7 +159,10 @@ impl Referee {
                 // and retaken inside one stall (issue 15): the captured one went before it.
                 let retaken = self.physical[p] == stone && self.changed_at[p] > placed_at;
                 let still_on = self.physical[p] == stone && self.debouncer.raw()[p] == stone;
-                !retaken && (still_on || self.changed_at[p] > claim.at.plus_ms(skew))
+                // A point that cannot be read (a chattering sensor) proves nothing.
+                let unreadable =
+                    self.physical[p] == Reading::Unknown || self.debouncer.is_chattering(p);
+                !retaken && !unreadable && (still_on || self.changed_at[p] > claim.at.plus_ms(skew))
             })
             .collect();
         let c = claim.color;

@@ -8,6 +8,15 @@ use crate::go;
 use crate::input::Reading;
 use crate::referee::Referee;
 
+/// Which readings of a burst may explain the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Candidates {
+    /// The stones on the board, with or without the stall's sub-steps.
+    Both,
+    /// Only with the stall's sub-steps: a sequence that hid stones.
+    WithSubSteps,
+}
+
 impl Referee {
     /// More than one new stone in one quiet state.
     pub(super) fn on_burst(&mut self, diff: &Diff) -> bool {
@@ -21,7 +30,7 @@ impl Referee {
             .map(|&(p, c)| (p, c, self.changed_at[p]))
             .collect();
         order.sort_by_key(|&(p, _, at)| (at, p));
-        if self.record_burst_if_it_replays(&order) {
+        if self.record_burst_if_it_replays(&order, Candidates::Both) {
             return true;
         }
         if self.substep_still_settling() {
@@ -43,7 +52,7 @@ impl Referee {
     /// in which a stone was captured and its point retaken (a ko or a snapback in fast play,
     /// issue 15). Read as a burst where each changed point is the later stone, accepted only if
     /// the sequence reproduces the board; `false` leaves the change to the usual reading.
-    pub(super) fn on_burst_over_captures(&mut self, diff: &Diff) -> bool {
+    pub(super) fn read_burst_over_captures(&mut self, diff: &Diff, which: Candidates) -> bool {
         let mut order: Vec<(usize, Color, Timestamp)> = diff
             .added
             .iter()
@@ -55,12 +64,16 @@ impl Referee {
             )
             .collect();
         order.sort_by_key(|&(p, _, at)| (at, p));
-        self.record_burst_if_it_replays(&order)
+        self.record_burst_if_it_replays(&order, which)
     }
 
     /// Records `order` (with or without the stall's sub-steps) as the burst's moves when
     /// playing it reproduces the board; `false` records nothing.
-    fn record_burst_if_it_replays(&mut self, order: &[(usize, Color, Timestamp)]) -> bool {
+    fn record_burst_if_it_replays(
+        &mut self,
+        order: &[(usize, Color, Timestamp)],
+        which: Candidates,
+    ) -> bool {
         // A bare press still open (pass or premature press, digest) must be settled by the first
         // stone alone, as `on_new_stone` does; read as a sequence, the burst would leave the press
         // pending and pin it on a later move (CN2002 17.4).
@@ -71,7 +84,13 @@ impl Referee {
         // With the stones that stood and were captured inside the stall (its sub-steps), or
         // without them.
         let with_substeps = self.with_vanished(order);
-        for candidate in [with_substeps, order.to_vec()] {
+        let plain = match which {
+            Candidates::Both => Some(order.to_vec()),
+            // Nothing hidden: the usual reading decides.
+            Candidates::WithSubSteps if with_substeps.len() == order.len() => return false,
+            Candidates::WithSubSteps => None,
+        };
+        for candidate in std::iter::once(with_substeps).chain(plain) {
             // The open press may be the first stone's own, made after it (fast play in a fight:
             // the press was judged before the stone's region was quiet); then it completes that
             // stone and the burst reads as a sequence.

@@ -8,6 +8,8 @@ mod substep;
 
 pub(crate) use diff::Diff;
 
+use burst::Candidates;
+
 use crate::debounce::Quiet;
 use crate::event::EventKind;
 use crate::go;
@@ -62,17 +64,21 @@ impl Referee {
         self.emit(EventKind::StateChanged);
     }
 
-    /// Stones gone from the board, and stones that stood and went inside the stall, but no new
-    /// stone: a sequence the stall hid (a ko taken and retaken before the region was quiet,
-    /// issue 15). It is read before the presses are judged, since no new stone bounds them:
-    /// judged first, the press of the hidden stone would read as a pass.
+    /// Stones that stood and went inside the stall: a sequence the stall hid (a ko taken and
+    /// retaken before the region was quiet, issue 15). It is read before the presses are
+    /// judged, since the stones left on the board may all be later than the presses: judged
+    /// first, the press of a hidden stone would read as a pass. Accepted only when it
+    /// reproduces the board.
     fn read_hidden_sequence(&mut self) {
         if !self.stall_has_substeps() {
             return;
         }
+        if self.substep_still_settling() {
+            return;
+        }
         let diff = self.current_diff();
-        if diff.added.is_empty() && diff.changed.is_empty() && !diff.removed.is_empty() {
-            self.on_burst_over_captures(&diff);
+        if !diff.is_empty() {
+            self.read_burst_over_captures(&diff, Candidates::WithSubSteps);
         }
     }
 
@@ -120,10 +126,13 @@ impl Referee {
     /// yet in the game came before them (`None`: all of them).
     fn claims_judged_before(&mut self) -> Option<crate::Timestamp> {
         let pending = self.debouncer.earliest_pending();
-        match (self.first_new_stone_at(), pending) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        // A stone that stood and went inside the stall, with what took it still settling: the
+        // presses after it wait for the report that completes the sequence (issue 15).
+        let hidden = self.first_hidden_stone_at();
+        [self.first_new_stone_at(), pending, hidden]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Whether a new stone still settling in the debouncer was placed before every stone of
@@ -200,13 +209,14 @@ impl Referee {
             }
             return false;
         }
-        if self.earlier_stone_settling(&diff) {
-            // A stone placed before these is still settling where a hand is busy: it comes
-            // first, so reading these now would put the moves out of order (issue 15).
+        if self.earlier_stone_settling(&diff) || self.substep_still_settling() {
+            // A stone placed before these is still settling where a hand is busy, or one that
+            // stood and went has what took it still settling: it comes first, so reading
+            // these now would put the moves out of order (issue 15).
             return false;
         }
         if !diff.changed.is_empty() {
-            if !diff.added.is_empty() && self.on_burst_over_captures(&diff) {
+            if !diff.added.is_empty() && self.read_burst_over_captures(&diff, Candidates::Both) {
                 return true;
             }
             self.on_changed(&diff)
@@ -219,7 +229,7 @@ impl Referee {
             // Stones gone, and stones that stood and went inside the stall: the gone ones may
             // be the captures of a sequence whose stones the stall hid (a ko taken and retaken
             // before the region was quiet, issue 15).
-            if self.stall_has_substeps() && self.on_burst_over_captures(&diff) {
+            if self.stall_has_substeps() && self.read_burst_over_captures(&diff, Candidates::Both) {
                 return true;
             }
             self.on_removals(&diff, grace)

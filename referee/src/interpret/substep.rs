@@ -71,6 +71,20 @@ impl Referee {
         all
     }
 
+    /// When the first stone that stood and went since the last move was placed, while what
+    /// took it is still settling (the sequence is not fully reported yet).
+    pub(super) fn first_hidden_stone_at(&self) -> Option<Timestamp> {
+        if !self.substep_still_settling() {
+            return None;
+        }
+        let m = self.game.as_ref()?;
+        m.vanished
+            .iter()
+            .filter(|v| v.from > m.placed_at)
+            .map(|v| v.from)
+            .min()
+    }
+
     /// Whether a stone stood and went since the last move.
     pub(super) fn stall_has_substeps(&self) -> bool {
         self.game

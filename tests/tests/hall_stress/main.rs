@@ -1,7 +1,7 @@
 //! The hall-stress suite: the simulator's players and devices, disturbed as in a real hall, drive the real referee in virtual time over corpus games; it prints the counts per scenario and asserts the targets.
 //!
 //! Run: `GOBAN_CORPUS=../shared/corpus cargo test -p goban-e2e --test hall_stress -- --nocapture`.
-//! `GOBAN_STRESS_GAMES=N` plays N games per scenario (default 3; a longer local run: 20),
+//! `GOBAN_STRESS_GAMES=N` plays N games per scenario (default 3, and at least 12 for blitz pace and chattering sensors; a longer local run: 20),
 //! `GOBAN_STRESS_ONLY=text` only the scenarios whose name contains `text`, `GOBAN_STRESS_TRACE=1`
 //! every input and event of the referee on stderr.
 
@@ -216,7 +216,7 @@ fn run_scenario(
     let only_game: Option<usize> = std::env::var("GOBAN_STRESS_GAME")
         .ok()
         .and_then(|g| g.parse().ok());
-    for g in 0..games_per_scenario() {
+    for g in 0..games_per_scenario().max(scn.min_games) {
         if only_game.is_some_and(|o| o != g) {
             continue;
         }
@@ -272,7 +272,7 @@ fn hall_stress_meets_the_targets_or_is_listed_as_known_failing() {
         rows.push((scn.name.clone(), run_scenario(i, scn, &even, &handicap)));
     }
     let report = format!(
-        "hall stress, {per} game(s) per scenario:\n{}",
+        "hall stress, {per} game(s) per scenario, 12 at least for blitz pace and chattering sensors:\n{}",
         tally::table(&rows)
     );
     eprintln!("\n{report}");
