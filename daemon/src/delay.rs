@@ -202,7 +202,7 @@ impl DelayedView {
                 }
                 Held::Message(message) => {
                     match (message.topic, &message.view) {
-                        (Topic::State, Some(view)) => {
+                        (_, Some(view)) => {
                             buffer.states.insert(board.clone(), view.clone());
                         }
                         (Topic::Device, _) => {

@@ -130,7 +130,9 @@ impl BoardView {
         Self::with_live(state, sgf, live)
     }
 
-    fn with_live(state: BoardState, sgf: String, live: Payload) -> Arc<Self> {
+    /// A view whose live message is already serialized: `live` must be `state.live()` as of
+    /// `state.seq` (a recovered board, or a press that only timed the last move).
+    pub(crate) fn with_live(state: BoardState, sgf: String, live: Payload) -> Arc<Self> {
         Arc::new(Self {
             live,
             full: serialized(Payload::json(&state)),
@@ -166,7 +168,9 @@ pub struct Published {
     pub at_ms: u64,
     /// The JSON payload carrying `v` and `seq`.
     pub payload: Payload,
-    /// For a live `state` message: the board as of this seq (absent when read back from the journal).
+    /// For a live `state` message: the board as of this seq (absent when read back from the
+    /// journal). Also on the newest message of a commit whose press only timed the last move:
+    /// the full view with that time, the live state unchanged (its seq and bytes).
     pub view: Option<Arc<BoardView>>,
 }
 
@@ -317,7 +321,8 @@ impl Hub {
     pub fn publish(&self, message: Published) {
         if let Some(entry) = self.write().get_mut(&message.board) {
             match (&message.topic, &message.view) {
-                (Topic::State, Some(view)) => entry.view = view.clone(),
+                // A state, or the message that a press timing the last move rode on.
+                (_, Some(view)) => entry.view = view.clone(),
                 (Topic::Device, _) => entry.device = message.payload.clone(),
                 _ => {}
             }

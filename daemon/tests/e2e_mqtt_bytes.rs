@@ -98,7 +98,6 @@ fn move_of(topic: &str, payload: &[u8]) -> Option<u64> {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "issue 9 target not met yet: 4,967 bytes per move (states ~2.2 KB, two a move: the stone, then the press that completes its time), flat (+2.4%); run it with --ignored"]
 async fn mqtt_bytes_per_move_stay_small_and_flat_over_a_long_game() {
     let work = tempfile::tempdir().expect("tempdir");
     let http_port = free_port();

@@ -281,8 +281,11 @@ pub struct LiveState<'a> {
     pub seki: &'a [SekiMark],
     /// Every arbiter action of the game (who, when, what, note).
     pub audit: &'a [crate::audit::AuditEntry],
-    /// The physical position after debouncing.
-    pub physical: &'a str,
+    /// The physical position after debouncing, only when it differs from `position` (a
+    /// stone off its point, captured stones not yet removed, a hand over the board): absent,
+    /// the board reads as `position`. The full state always carries it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub physical: Option<&'a str>,
     /// What to change on the board to restore the game position.
     pub guidance: &'a Guidance,
     /// Players.
@@ -331,7 +334,7 @@ impl BoardState {
             dead_stones: &self.dead_stones,
             seki: &self.seki,
             audit: &self.audit,
-            physical: &self.physical,
+            physical: (self.physical != self.position).then_some(self.physical.as_str()),
             guidance: &self.guidance,
             black: &self.black,
             white: &self.white,
@@ -354,6 +357,7 @@ mod tests {
             time_left_ms: Some(5),
             periods_left: None,
         });
+        state.physical = state.position.clone();
         let live = serde_json::to_value(state.live()).unwrap();
         assert_eq!(live["v"], 2);
         assert!(live.get("moves").is_none(), "{live}");
@@ -361,7 +365,22 @@ mod tests {
         assert_eq!(live["last_move"]["time_left_ms"], 5);
         let full = serde_json::to_value(&state).unwrap();
         let fields = |v: &serde_json::Value| v.as_object().unwrap().len();
-        // Every field of the full state but `moves`, plus `last_move`.
-        assert_eq!(fields(&live), fields(&full));
+        // Every field of the full state but `moves` and `physical` (once the board reads as
+        // `position`), plus `last_move`.
+        assert!(live.get("physical").is_none(), "{live}");
+        assert_eq!(fields(&live), fields(&full) - 1);
+    }
+
+    #[test]
+    fn the_live_state_names_the_physical_position_only_when_it_differs() {
+        let mut state = Referee::new(RefereeConfig::default()).unwrap().state();
+        // Before the board's first reading every point is unknown.
+        assert!(state.physical.chars().all(|c| c == '?'));
+        let live = serde_json::to_value(state.live()).unwrap();
+        assert_eq!(live["physical"], state.physical.as_str());
+        state.physical = state.position.replacen('.', "B", 1);
+        let live = serde_json::to_value(state.live()).unwrap();
+        assert_eq!(live["physical"], state.physical.as_str());
+        assert_ne!(live["physical"], live["position"]);
     }
 }

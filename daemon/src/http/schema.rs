@@ -447,8 +447,12 @@ pub(crate) struct LiveBoardState {
     seki: Vec<SekiMark>,
     /// Every arbiter action of the game, oldest first.
     audit: Vec<AuditEntry>,
-    /// The sensors' reading after debouncing, size*size chars of `.`, `B`, `W`, `?`.
-    physical: String,
+    /// The sensors' reading after debouncing, size*size chars of `.`, `B`, `W`, `?`, only
+    /// while it differs from `position` (a stone off its point, captured stones still on the
+    /// board, a hand over it); absent when the board reads as `position`. The full state
+    /// (`GET /boards/{board}`) always has it.
+    #[schema(required = false)]
+    physical: Option<String>,
     /// What to change on the board to restore the game position.
     #[schema(value_type = Object)]
     guidance: Value,
@@ -468,8 +472,12 @@ pub(crate) struct LastMove {
     /// Letters-and-numbers point (`Q16`) or `pass`.
     #[schema(example = "Q16")]
     point: String,
-    /// The mover's remaining time after the move, when a clock runs.
+    /// The mover's remaining time after the move, when a clock runs; null until the press
+    /// that completes the move. That press publishes no new state: its update goes on `moves`
+    /// (a `correction` with `was` = `now` and the times) and `clock`; `GET /boards/{board}`
+    /// has it at once.
     time_left_ms: Option<u64>,
-    /// The mover's byo-yomi periods (or Canadian moves) left, when a clock runs.
+    /// The mover's byo-yomi periods (or Canadian moves) left, when a clock runs; null until
+    /// the press, like `time_left_ms`.
     periods_left: Option<u32>,
 }

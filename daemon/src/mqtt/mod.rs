@@ -24,9 +24,10 @@ use crate::journal::JournalStatus;
 
 /// Largest MQTT packet the daemon sends and its embedded broker accepts.
 ///
-/// The retained board state carries every move of the game: a long 19x19
-/// game is tens of kilobytes, far past rumqttc's 10 KiB default, which would
-/// make every state publish fail once a game passes about forty moves.
+/// The live state no longer carries the move list (about 2 KB on 19x19), but
+/// a state with many alerts, their evidence and the audit, or a tournament's
+/// standings, can pass rumqttc's 10 KiB default, which would make the publish
+/// fail; 1 MiB leaves room for any of them.
 pub const MAX_PACKET_BYTES: usize = 1 << 20;
 
 /// Counters of the publisher, readable while it runs.

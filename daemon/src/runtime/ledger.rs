@@ -212,11 +212,28 @@ impl Ledger {
         });
     }
 
+    /// The press that completed the last move: no new live state (its time went on `moves` as
+    /// the completing correction, and on `clock`), but the full view (`GET /boards/{board}`, the
+    /// SGF) takes the move's time at once. The view keeps the seq and bytes of the last live
+    /// state, and rides on the newest message of the batch, so that REST, SSE and MQTT (through
+    /// the broadcast delay) switch to it when that message is released.
+    fn time_the_last_move(&mut self, mut state: BoardState) {
+        state.seq = self.view.seq();
+        let view = BoardView::with_live(state, self.engine.sgf(), self.view.live.clone());
+        if let Some(newest) = self.batch.events.last_mut() {
+            newest.view = Some(view.clone());
+        }
+        self.view = view;
+    }
+
     /// Number the new state, build its view; archive a finished game (or a corrected result).
     fn push_state(&mut self) {
         let mut state = self.engine.state();
         if !super::game_change::changes_the_game(&self.view.state, &state) {
             // Only the clock moved (a press, a reading): that goes on `clock`, not `state`.
+            if super::game_change::times_the_last_move(&self.view.state, &state) {
+                self.time_the_last_move(state);
+            }
             return;
         }
         state.seq = self.take_seq();

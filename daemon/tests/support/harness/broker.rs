@@ -16,6 +16,7 @@ pub(crate) struct Broker {
 impl Broker {
     /// Starts a broker on a free loopback port; its persistence file lives in `dir`.
     pub(crate) fn start(dir: &std::path::Path) -> Self {
+        writable_by_the_broker(dir);
         let port = free_port();
         let conf = dir.join("mosquitto.conf");
         let text = format!(
@@ -39,6 +40,7 @@ impl Broker {
         name: &str,
         conf: impl Fn(u16) -> String,
     ) -> Self {
+        writable_by_the_broker(dir);
         let port = free_port();
         let path = dir.join(format!("{name}.conf"));
         std::fs::write(&path, conf(port)).expect("write the mosquitto config");
@@ -96,6 +98,16 @@ impl Broker {
             let _ = child.wait();
         }
     }
+}
+
+/// Mosquitto started as root drops to its own user (`mosquitto`), which cannot write a 0700
+/// temporary directory of root's: every save of the persistence file then failed ("Permission
+/// denied" in its log), so a restart lost the persistent sessions and what the broker queued
+/// for them, and a test blamed the daemon for it. The directory is a test's own.
+fn writable_by_the_broker(dir: &std::path::Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o777))
+        .expect("open the broker's persistence directory to its user");
 }
 
 impl Drop for Broker {

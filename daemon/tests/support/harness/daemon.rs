@@ -170,6 +170,12 @@ impl Daemon {
         self.child.as_ref().map_or(0, Child::id)
     }
 
+    /// Whether the daemon's log so far has a line containing `text`.
+    #[allow(dead_code)] // not every test binary that includes the harness asks
+    pub(crate) fn log_has(&self, text: &str) -> bool {
+        std::fs::read_to_string(&self.log).is_ok_and(|log| log.contains(text))
+    }
+
     /// The end of the daemon's log, for failure messages.
     pub(crate) fn log_tail(&self) -> String {
         let text = std::fs::read_to_string(&self.log).unwrap_or_default();
