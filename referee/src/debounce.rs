@@ -85,6 +85,9 @@ pub struct Debouncer {
     /// transient `?` flickers: what a stone's reported time is (a hand hovering beside a
     /// stone does not make it newer, issue 15).
     readable: Vec<(Reading, Timestamp)>,
+    /// When each point last stopped reading a stone that had stood steadily (half the settle
+    /// time): a stone's flicker while captured stones are taken off does not move it.
+    stone_left_at: Vec<Timestamp>,
     reported: Vec<Reading>,
     reported_at: Vec<Timestamp>,
     /// Since when each point's readable value had held when the point was last reported: a
@@ -119,6 +122,7 @@ impl Debouncer {
             raw: vec![Reading::Unknown; points],
             changed_at: vec![Timestamp(0); points],
             readable: vec![(Reading::Unknown, Timestamp(0)); points],
+            stone_left_at: vec![Timestamp(0); points],
             reported: vec![Reading::Unknown; points],
             reported_at: vec![Timestamp(0); points],
             reported_since: vec![Timestamp(0); points],
@@ -144,6 +148,12 @@ impl Debouncer {
     /// The chattering points, index order.
     pub fn chattering(&self) -> Vec<usize> {
         self.chattering.keys().copied().collect()
+    }
+
+    /// When point `index` last stopped reading a stone that had stood steadily (a captured
+    /// stone taken off), flickers left out.
+    pub fn stone_left_at(&self, index: usize) -> Timestamp {
+        self.stone_left_at[index]
     }
 
     /// Whether point `index` is a chattering sensor now.
@@ -193,6 +203,10 @@ impl Debouncer {
         let readable_change = reading != Reading::Unknown && self.readable[index].0 != reading;
         if readable_change {
             self.note_vanished(now, index);
+            let (was, since) = self.readable[index];
+            if was.color().is_some() && since.plus_ms(self.settle_ms / 2) <= now {
+                self.stone_left_at[index] = now;
+            }
             self.readable[index] = (reading, now);
             self.count_flip(now, index);
         }

@@ -162,7 +162,9 @@ impl Referee {
                 // A point that cannot be read (a chattering sensor) proves nothing.
                 let unreadable =
                     self.physical[p] == Reading::Unknown || self.debouncer.is_chattering(p);
-                !retaken && !unreadable && (still_on || self.changed_at[p] > claim.at.plus_ms(skew))
+                !retaken
+                    && !unreadable
+                    && (still_on || self.debouncer.stone_left_at(p) > claim.at.plus_ms(skew))
             })
             .collect();
         let c = claim.color;
