@@ -71,6 +71,9 @@ pub(crate) struct Match {
     pub(crate) pending_press: Option<Claim>,
     /// Presses that arrived while the board was not quiet.
     pub(crate) claims: Vec<Claim>,
+    /// Presses are judged from this time on: the first one's captured stones may still be
+    /// taken off in board frames that have not arrived (the ports' skew, issue 15).
+    pub(crate) claims_wait_until: Option<Timestamp>,
     /// Presses the board could not explain (it could not see): no move or pass is guessed;
     /// they wait for a reading that explains them (referee-notes.md point 7).
     pub(crate) held: Vec<Claim>,
@@ -165,6 +168,7 @@ impl Match {
             deadline_pass: None,
             pending_press: None,
             claims: Vec::new(),
+            claims_wait_until: None,
             held: Vec::new(),
             reconcile_failed: false,
             unexplained: None,

@@ -57,6 +57,10 @@ impl Referee {
             let Some(first) = m.claims.first().copied() else {
                 return;
             };
+            if m.claims_wait_until.is_some_and(|t| t > self.now) {
+                return;
+            }
+            m.claims_wait_until = None;
             if before.is_some_and(|b| first.at >= b) || m.phase != Phase::Playing {
                 if m.phase != Phase::Playing {
                     m.claims.clear();
@@ -140,8 +144,39 @@ impl Referee {
         }
     }
 
+    /// Whether a captured stone of the last move still reads on the board while frames of the
+    /// board read before the press may still arrive (a board port up to `port_skew_ms` late):
+    /// taking it off may have happened before the press.
+    fn captures_may_still_go(&self, claim: &Claim) -> bool {
+        let skew = self.config.port_skew_ms;
+        let Some(m) = self.game.as_ref() else {
+            return false;
+        };
+        skew > 0
+            && self.now < claim.at.plus_ms(skew)
+            && m.last_captures()
+                .iter()
+                .any(|&(p, c)| self.debouncer.raw()[p] == go::reading_of(c))
+    }
+
+    /// The wait for the board's late frames is over: judge the presses.
+    pub(crate) fn handle_claims_due(&mut self) {
+        let before = self.claims_judged_before();
+        self.process_claims(before);
+        self.refresh_guidance();
+        self.emit(EventKind::StateChanged);
+    }
+
     /// The press completes the last move: its captures must already be off (CN2002 22.6).
     fn complete_last_move(&mut self, claim: Claim) {
+        if self.captures_may_still_go(&claim) {
+            // Judged later: its board frames may still be on their way.
+            if let Some(m) = self.game.as_mut() {
+                m.claims.insert(0, claim);
+                m.claims_wait_until = Some(claim.at.plus_ms(self.config.port_skew_ms));
+            }
+            return;
+        }
         self.set_last_time(&claim);
         let Some(m) = self.game.as_mut() else { return };
         m.provisional = false;

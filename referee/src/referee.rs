@@ -63,6 +63,7 @@ enum Due {
     Grace,
     Pass,
     Zone,
+    Claims,
 }
 
 impl Referee {
@@ -263,6 +264,7 @@ impl Referee {
                 Due::Grace => self.handle_grace_due(),
                 Due::Pass => self.handle_pass_due(),
                 Due::Zone => self.handle_zones_due(),
+                Due::Claims => self.handle_claims_due(),
             }
         }
     }
@@ -298,6 +300,9 @@ impl Referee {
             }
             if let Some(t) = m.suspect_since {
                 offer((t.plus_ms(self.config.grace_ms), Due::Grace));
+            }
+            if let Some(t) = m.claims_wait_until {
+                offer((t, Due::Claims));
             }
             if let Some(p) = m.pending_press {
                 let from = m.pending_wait_from.map_or(p.at, |w| w.max(p.at));

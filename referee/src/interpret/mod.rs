@@ -124,7 +124,7 @@ impl Referee {
 
     /// Presses before this time can be judged now: no change still settling and no stone not
     /// yet in the game came before them (`None`: all of them).
-    fn claims_judged_before(&mut self) -> Option<crate::Timestamp> {
+    pub(crate) fn claims_judged_before(&mut self) -> Option<crate::Timestamp> {
         let pending = self.debouncer.earliest_pending();
         // A stone that stood and went inside the stall, with what took it still settling: the
         // presses after it wait for the report that completes the sequence (issue 15).
