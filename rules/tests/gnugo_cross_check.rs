@@ -11,7 +11,8 @@
 //!   process per record and ruleset.
 //! - Each answer is appended to `GNUGO_RESULTS` (default `rules/tests/gnugo/results.tsv`)
 //!   as it arrives; a record and ruleset already there is not asked again, so a run cut
-//!   short goes on where it stopped. `GNUGO_NO_RUN=1` only compares the stored answers.
+//!   short goes on where it stopped. `GNUGO_NO_RUN=1` only compares the stored answers;
+//!   `GNUGO_DIAGRAM=1` prints both counts' split of the board for every disagreement.
 //! - The comparison covers every stored answer of the selected records and prints the
 //!   agreement table by directory.
 #[path = "gnugo/answers.rs"]
@@ -308,10 +309,13 @@ fn diagram(path: &Path, flag: &str, game: &Game, answer: &Answer) {
     println!("   ours (left), GNU Go's (right)");
 }
 
-/// GNU Go's `black_territory` and `white_territory` for a record, asked again (the results
-/// file keeps their sizes only).
-fn territory_lists(path: &Path, flag: &str, answer: &Answer) -> [Vec<String>; 2] {
-    let mut gtp = gtp::Gtp::start(flag);
+/// GNU Go's `black_territory` and `white_territory` for a record: kept in the answer, or
+/// asked again (answers of the first runs kept their sizes only) and then kept.
+fn territory_lists(path: &Path, answer: &Answer, store: &Answers) -> [Vec<String>; 2] {
+    if let Some(lists) = &answer.territory {
+        return lists.clone();
+    }
+    let mut gtp = gtp::Gtp::start(&answer.flag);
     let _ = gtp.ask(&format!("loadsgf {}", path.display()));
     let _ = gtp.ask(&format!("komi {}", answer.komi));
     let mut list = |status: &str| -> Vec<String> {
@@ -327,6 +331,10 @@ fn territory_lists(path: &Path, flag: &str, answer: &Answer) -> [Vec<String>; 2]
         [answer.black_territory, answer.white_territory],
         "GNU Go answered differently the second time"
     );
+    store.append(&Answer {
+        territory: Some(lists.clone()),
+        ..answer.clone()
+    });
     lists
 }
 
@@ -363,7 +371,8 @@ fn compare_counts_with_gnugo() {
     if std::env::var("GNUGO_NO_RUN").is_err() {
         ask_gnugo(&root, &games, &answers, env_number("GNUGO_JOBS", 2).max(1));
     }
-    let answers = Answers::open(&results).known;
+    let store = Answers::open(&results);
+    let answers = store.known.clone();
 
     // (agree, total) per table row; the disagreements nobody has explained.
     let mut table: BTreeMap<String, (usize, usize)> = BTreeMap::new();
@@ -405,7 +414,7 @@ fn compare_counts_with_gnugo() {
                      final_score does not take for this record)"
                 )
             } else {
-                let lists = territory_lists(path, flag, answer);
+                let lists = territory_lists(path, answer, &store);
                 let diffs =
                     evidence::owner_differences(game.board(), answer, [&lists[0], &lists[1]]);
                 let sum: f64 = diffs.iter().map(|(_, m, t)| f64::from(m - t)).sum::<f64>() + seki;
@@ -419,7 +428,23 @@ fn compare_counts_with_gnugo() {
                 let influence = named(|m, t| t == 0 && m != 0);
                 let frontier = named(|m, t| m == 0 && t != 0);
                 let opposite = named(|m, t| m != 0 && t == -m);
-                if close(ours - from_lists, sum) && opposite.is_empty() {
+                // Checked by a flood fill of the test's own: each influence dame is bordered
+                // by its owner's stones alone, each open-frontier point by both colours.
+                let size = game.setup().size;
+                let misjudged: Vec<&str> = diffs
+                    .iter()
+                    .filter(|(v, m, _)| {
+                        let p = Point::parse_human(v, size).unwrap();
+                        let borders = evidence::region_borders(game.board(), &answer.dead, p);
+                        match m {
+                            1 => borders != [true, false],
+                            -1 => borders != [false, true],
+                            _ => borders != [true, true],
+                        }
+                    })
+                    .map(|(v, _, _)| v.as_str())
+                    .collect();
+                if close(ours - from_lists, sum) && opposite.is_empty() && misjudged.is_empty() {
                     format!(
                         "DIFFERENT, known: GNU Go's judgement of points: influence dame (its dame, \
                          our one-colour region) {influence:?}; open frontier (its owner, a region \
@@ -430,16 +455,17 @@ fn compare_counts_with_gnugo() {
                     )
                 } else {
                     unexplained.push(format!("{name} {flag}"));
-                    if std::env::var("GNUGO_DIAGRAM").is_ok() {
-                        diagram(path, flag, &game, answer);
-                    }
                     format!(
                         "DIFFERENT, unexplained (from GNU Go's lists {from_lists:+}, point \
                          differences worth {sum:+}: influence {influence:?}, frontier \
-                         {frontier:?}, opposite {opposite:?}); {detail}"
+                         {frontier:?}, opposite {opposite:?}, regions not as we count them \
+                         {misjudged:?}); {detail}"
                     )
                 }
             };
+            if !same && std::env::var("GNUGO_DIAGRAM").is_ok() {
+                diagram(path, flag, &game, answer);
+            }
             println!("{name} {flag}: gnugo {theirs:+} ours {ours:+} {verdict}");
         }
         if let [a, b] = dead_lists.as_slice() {

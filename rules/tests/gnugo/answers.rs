@@ -30,6 +30,8 @@ pub struct Answer {
     /// How many points `final_status_list black_territory` / `white_territory` name.
     pub black_territory: usize,
     pub white_territory: usize,
+    /// Those points, when kept (answers of the first runs kept the counts only).
+    pub territory: Option<[Vec<String>; 2]>,
     /// GNU Go's CPU seconds for the record (`cputime`).
     pub cpu_seconds: f64,
 }
@@ -49,8 +51,7 @@ impl Answer {
         let dead = list("dead")?;
         let seki = list("seki")?;
         let dame = list("dame")?;
-        let black_territory = list("black_territory")?.len();
-        let white_territory = list("white_territory")?.len();
+        let territory = [list("black_territory")?, list("white_territory")?];
         let score = gtp.ask("final_score")?;
         let cpu_seconds = gtp.ask("cputime")?.parse().unwrap_or(f64::NAN);
         Ok(Self {
@@ -61,8 +62,9 @@ impl Answer {
             dead,
             seki,
             dame,
-            black_territory,
-            white_territory,
+            black_territory: territory[0].len(),
+            white_territory: territory[1].len(),
+            territory: Some(territory),
             cpu_seconds,
         })
     }
@@ -86,16 +88,28 @@ impl Answer {
             self.dead.join(" "),
             self.seki.join(" "),
             self.dame.join(" "),
-            self.black_territory,
-            self.white_territory,
+            self.territory
+                .as_ref()
+                .map_or_else(|| self.black_territory.to_string(), |t| t[0].join(" ")),
+            self.territory
+                .as_ref()
+                .map_or_else(|| self.white_territory.to_string(), |t| t[1].join(" ")),
             self.cpu_seconds
         )
     }
 
     fn from_line(line: &str) -> Option<Self> {
         let f: Vec<&str> = line.split('\t').collect();
-        let words = |s: &str| s.split_whitespace().map(str::to_owned).collect();
-        (f.len() == 10).then(|| Self {
+        let words = |s: &str| -> Vec<String> { s.split_whitespace().map(str::to_owned).collect() };
+        if f.len() != 10 {
+            return None;
+        }
+        // A territory field is the points, or (in the first runs' lines) their number.
+        let territory = match (f[7].trim().parse::<usize>(), f[8].trim().parse::<usize>()) {
+            (Ok(b), Ok(w)) if !(b == 0 && w == 0) => Err([b, w]),
+            _ => Ok([words(f[7]), words(f[8])]),
+        };
+        Some(Self {
             name: f[0].to_owned(),
             flag: f[1].to_owned(),
             komi: f[2].parse().unwrap_or(f64::NAN),
@@ -103,8 +117,9 @@ impl Answer {
             dead: words(f[4]),
             seki: words(f[5]),
             dame: words(f[6]),
-            black_territory: f[7].parse().unwrap_or(0),
-            white_territory: f[8].parse().unwrap_or(0),
+            black_territory: territory.as_ref().map_or_else(|n| n[0], |t| t[0].len()),
+            white_territory: territory.as_ref().map_or_else(|n| n[1], |t| t[1].len()),
+            territory: territory.ok(),
             cpu_seconds: f[9].trim().parse().unwrap_or(f64::NAN),
         })
     }
@@ -136,7 +151,7 @@ impl Answers {
         if text.is_empty() {
             file.write_all(
                 b"# GNU Go 3.8 answers for rules/tests/gnugo_cross_check.rs: record, rules, komi, \
-final_score, dead, seki, dame, black/white territory counts, GNU Go CPU seconds\n",
+final_score, dead, seki, dame, black/white territory (points, or their number), GNU Go CPU seconds\n",
             )
             .unwrap();
         }

@@ -96,3 +96,32 @@ pub fn owner_differences(
     }
     out
 }
+
+/// The live colours bordering the region of `p` (empty points and dead stones' points
+/// joined orthogonally), found by a flood fill of this test's own, independent of the
+/// library's region code: `[black, white]`.
+pub fn region_borders(board: &Board, dead: &[String], p: Point) -> [bool; 2] {
+    let size = board.size();
+    let dead: Vec<Point> = dead
+        .iter()
+        .filter_map(|v| Point::parse_human(v, size).ok())
+        .collect();
+    let open = |q: Point| board.get(q).is_none() || dead.contains(&q);
+    let mut seen = vec![false; size.points()];
+    let mut stack = vec![p];
+    let mut borders = [false; 2];
+    seen[p.index()] = true;
+    while let Some(q) = stack.pop() {
+        for r in board.neighbours(q) {
+            if open(r) {
+                if !seen[r.index()] {
+                    seen[r.index()] = true;
+                    stack.push(r);
+                }
+            } else if let Some(c) = board.get(r) {
+                borders[c.index()] = true;
+            }
+        }
+    }
+    borders
+}
