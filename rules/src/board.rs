@@ -11,6 +11,7 @@
 //! emits no check, which is a large share of the cost of a move (see
 //! `docs/performance.md`).
 
+use std::cell::RefCell;
 use std::sync::OnceLock;
 
 use crate::{BoardSize, Color, Point, zobrist};
@@ -93,7 +94,8 @@ pub struct Board {
     /// Four neighbours per point; off-board neighbours point at the sentinel. Shared by
     /// every board of this size, so a new board or a clone does not rebuild it.
     nbrs: &'static NeighbourTable,
-    at: Box<Points>,
+    /// Always `Some` but while the board is dropped, when the arrays go to [`SPARE`].
+    at: Option<Box<Points>>,
     hash: u64,
     stones: [u32; 2],
 }
@@ -101,7 +103,7 @@ pub struct Board {
 impl PartialEq for Board {
     /// Boards are equal when they hold the same stones.
     fn eq(&self, other: &Self) -> bool {
-        self.size == other.size && self.at.cells == other.at.cells
+        self.size == other.size && self.at().cells == other.at().cells
     }
 }
 impl Eq for Board {}
@@ -120,12 +122,25 @@ impl Board {
     /// An empty board.
     #[must_use]
     pub fn new(size: BoardSize) -> Self {
-        let mut at = Box::new(Points::OFF_BOARD);
+        // The arrays of a board dropped earlier on this thread when there is one: only its
+        // cells need resetting (the chain arrays are read at stones only, and every stone
+        // writes them when it is placed). A new game then copies no 9 KB template.
+        let spare = SPARE
+            .try_with(|spare| spare.try_borrow_mut().ok()?.pop())
+            .ok()
+            .flatten();
+        let mut at = match spare {
+            Some(mut at) => {
+                at.cells.fill(OFF);
+                at
+            }
+            None => Box::new(Points::OFF_BOARD),
+        };
         at.cells[..size.points()].fill(EMPTY);
         Self {
             size,
             nbrs: neighbour_table(size),
-            at,
+            at: Some(at),
             hash: 0,
             stones: [0; 2],
         }
@@ -136,6 +151,24 @@ impl Board {
         static EMPTY: [OnceLock<Board>; BoardSize::MAX as usize + 1] =
             [const { OnceLock::new() }; BoardSize::MAX as usize + 1];
         EMPTY[usize::from(size.lines())].get_or_init(|| Self::new(size))
+    }
+
+    /// The per-point arrays.
+    #[inline(always)]
+    fn at(&self) -> &Points {
+        match &self.at {
+            Some(at) => at,
+            None => unreachable!("a board's arrays are taken only when it is dropped"),
+        }
+    }
+
+    /// The per-point arrays, to change.
+    #[inline(always)]
+    fn at_mut(&mut self) -> &mut Points {
+        match &mut self.at {
+            Some(at) => at,
+            None => unreachable!("a board's arrays are taken only when it is dropped"),
+        }
     }
 
     /// The board size.
@@ -149,7 +182,7 @@ impl Board {
     #[must_use]
     pub fn get(&self, p: Point) -> Option<Color> {
         if p.is_on(self.size) {
-            color_of(self.at.cells[ix(p.0)])
+            color_of(self.at().cells[ix(p.0)])
         } else {
             None
         }
@@ -198,7 +231,7 @@ impl Board {
         if self.get(p).is_none() {
             return Vec::new();
         }
-        let mut out = Vec::with_capacity(usize::from(self.at.len[ix(self.at.head[ix(p.0)])]));
+        let mut out = Vec::with_capacity(usize::from(self.at().len[ix(self.at().head[ix(p.0)])]));
         self.for_each_in_chain(p.0, |q| out.push(Point(q)));
         out.sort_unstable();
         out
@@ -213,7 +246,7 @@ impl Board {
         }
         self.for_each_in_chain(p.0, |q| {
             for &r in &self.nbrs[ix(q)] {
-                if self.at.cells[ix(r)] == EMPTY {
+                if self.at().cells[ix(r)] == EMPTY {
                     out.push(Point(r));
                 }
             }
@@ -235,7 +268,7 @@ impl Board {
     /// Places a stone without any legality check or capture: for setup stones (SGF `AB`/`AW`,
     /// handicap). Returns `false` and changes nothing if the point is off-board or occupied.
     pub fn put_setup_stone(&mut self, p: Point, color: Color) -> bool {
-        if !p.is_on(self.size) || self.at.cells[ix(p.0)] != EMPTY {
+        if !p.is_on(self.size) || self.at().cells[ix(p.0)] != EMPTY {
             return false;
         }
         self.place_and_merge(p.0, color);
@@ -247,7 +280,7 @@ impl Board {
     pub fn remove_chain(&mut self, p: Point) -> Vec<Point> {
         let mut out = Vec::new();
         if self.get(p).is_some() {
-            self.remove_chain_at(self.at.head[ix(p.0)], &mut out);
+            self.remove_chain_at(self.at().head[ix(p.0)], &mut out);
         }
         out.sort_unstable();
         out
@@ -257,7 +290,7 @@ impl Board {
     #[inline]
     pub(crate) fn probe(&self, p: Point, color: Color) -> Probe {
         let me = code(color);
-        let at = &*self.at;
+        let at = self.at();
         let mut probe = Probe::default();
         // The head of each neighbouring chain that needs a closer look (heads are unique to
         // a chain), or NO_CHAIN. A chain with more than four pseudo-liberties keeps one
@@ -321,8 +354,8 @@ impl Board {
         let them = code(color.opponent());
         self.place_and_merge(p.0, color);
         for q in self.nbrs[ix(p.0)] {
-            let head = self.at.head[ix(q)];
-            if self.at.cells[ix(q)] == them && self.at.libs[ix(head)] == 0 {
+            let head = self.at().head[ix(q)];
+            if self.at().cells[ix(q)] == them && self.at().libs[ix(head)] == 0 {
                 self.remove_chain_at(head, captured);
             }
         }
@@ -349,8 +382,8 @@ impl Board {
         if self.get(p).is_none() {
             return false;
         }
-        let h = ix(self.at.head[ix(p.0)]);
-        self.at.len[h] == 1 && self.at.libs[h] == 1
+        let h = ix(self.at().head[ix(p.0)]);
+        self.at().len[h] == 1 && self.at().libs[h] == 1
     }
 
     fn sentinel(&self) -> u16 {
@@ -363,7 +396,7 @@ impl Board {
         let mut q = start;
         loop {
             f(q);
-            q = self.at.next[ix(q)];
+            q = self.at().next[ix(q)];
             if q == start {
                 break;
             }
@@ -377,13 +410,14 @@ impl Board {
         let pi = ix(p);
         self.hash ^= zobrist::stone_key(color, Point(p));
         self.stones[color.index()] += 1;
-        let at = &mut *self.at;
+        let nbrs = self.nbrs;
+        let at = self.at_mut();
         at.cells[pi] = me;
         at.head[pi] = p;
         at.next[pi] = p;
         at.len[pi] = 1;
         let mut libs = 0;
-        let around = self.nbrs[pi];
+        let around = nbrs[pi];
         for q in around {
             match at.cells[ix(q)] {
                 EMPTY => libs += 1,
@@ -401,19 +435,20 @@ impl Board {
 
     fn remove_chain_at(&mut self, head: u16, out: &mut Vec<Point>) {
         let start = out.len();
-        let Some(color) = color_of(self.at.cells[ix(head)]) else {
+        let Some(color) = color_of(self.at().cells[ix(head)]) else {
             return;
         };
         self.for_each_in_chain(head, |q| out.push(Point(q)));
         for &Point(q) in &out[start..] {
-            self.at.cells[ix(q)] = EMPTY;
+            self.at_mut().cells[ix(q)] = EMPTY;
             self.hash ^= zobrist::stone_key(color, Point(q));
         }
         // The count cannot underflow: these stones were counted when placed.
         self.stones[color.index()] -= (out.len() - start) as u32;
-        let at = &mut *self.at;
+        let nbrs = self.nbrs;
+        let at = self.at_mut();
         for &Point(q) in &out[start..] {
-            for r in self.nbrs[ix(q)] {
+            for r in nbrs[ix(q)] {
                 let c = at.cells[ix(r)];
                 if c != EMPTY && c != OFF {
                     at.libs[ix(at.head[ix(r)])] += 1;
@@ -421,6 +456,29 @@ impl Board {
             }
         }
     }
+}
+
+impl Drop for Board {
+    /// Hands the arrays to the next [`Board::new`] on this thread.
+    fn drop(&mut self) {
+        if let Some(at) = self.at.take() {
+            let _ = SPARE.try_with(|spare| {
+                if let Ok(mut spare) = spare.try_borrow_mut()
+                    && spare.len() < SPARE_MAX
+                {
+                    spare.push(at);
+                }
+            });
+        }
+    }
+}
+
+/// Boards' arrays kept for reuse per thread, at most [`SPARE_MAX`] (a replay holds a few
+/// boards at a time: the game's, a count's).
+const SPARE_MAX: usize = 4;
+
+thread_local! {
+    static SPARE: RefCell<Vec<Box<Points>>> = const { RefCell::new(Vec::new()) };
 }
 
 impl Points {
@@ -533,6 +591,29 @@ mod tests {
         let b = build_board(&[".X...", "X....", ".....", ".....", "....."]);
         assert!(b.probe(Point(0), Color::White).is_suicide());
         assert!(!b.probe(Point(0), Color::Black).is_suicide());
+    }
+
+    #[test]
+    fn a_board_made_from_a_dropped_ones_arrays_is_empty() {
+        for (before, after) in [(19, 19), (19, 9), (9, 19), (25, 2)] {
+            let mut big = Board::new(BoardSize::new(before).unwrap());
+            let mut caps = Vec::new();
+            for i in [0, 1, 5, 20, 40] {
+                big.play_unchecked(Point(i), Color::Black, &mut caps);
+            }
+            drop(big);
+            let size = BoardSize::new(after).unwrap();
+            let mut reused = Board::new(size);
+            assert_eq!(reused.stones().count(), 0);
+            assert_eq!(reused.hash(), 0);
+            assert!(reused == Board::new(size));
+            // Chains are built afresh: a stone next to where old stones stood has only its
+            // own liberties.
+            reused.play_unchecked(Point(1), Color::White, &mut caps);
+            assert_eq!(reused.chain(Point(1)), vec![Point(1)]);
+            let free = reused.neighbours(Point(1)).count();
+            assert_eq!(reused.liberties(Point(1)).len(), free);
+        }
     }
 
     #[test]

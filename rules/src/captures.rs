@@ -32,18 +32,27 @@ impl Captures {
     }
 }
 
+impl Captures {
+    /// No stone: what nearly every move records.
+    const NONE: Self = Self(Repr::Inline {
+        len: 0,
+        points: [Point(0); INLINE],
+    });
+}
+
 impl Default for Captures {
     fn default() -> Self {
-        Self(Repr::Inline {
-            len: 0,
-            points: [Point(0); INLINE],
-        })
+        Self::NONE
     }
 }
 
 impl From<&[Point]> for Captures {
     /// Keeps the points in the given order.
+    #[inline]
     fn from(points: &[Point]) -> Self {
+        if points.is_empty() {
+            return Self::NONE;
+        }
         if points.len() > INLINE {
             return Self(Repr::Heap(points.to_vec()));
         }

@@ -415,7 +415,9 @@ impl Game {
                     Some(probe) => self.board.play_probed(p, color, &probe, captured),
                     None => self.board.play_unchecked(p, color, captured),
                 }
-                captured.sort_unstable();
+                if captured.len() > 1 {
+                    captured.sort_unstable();
+                }
                 if let [single] = captured[..]
                     && self.board.is_lone_stone_in_atari(p)
                 {
