@@ -380,7 +380,8 @@ mod tests {
                 panic!("step 4 is a function")
             };
             step_4(&tx).expect("step 4");
-            tx.execute_batch("PRAGMA user_version = 4").expect("version");
+            tx.execute_batch("PRAGMA user_version = 4")
+                .expect("version");
             tx.commit().expect("commit");
         }
         conn.execute(

@@ -591,11 +591,19 @@ async fn a_checkpoint_is_read_back_with_only_the_inputs_after_it_and_goes_with_i
     let t1 = journal.recover("t1").expect("recover");
     let checkpoint = t1.checkpoint.expect("a checkpoint");
     assert_eq!(
-        (checkpoint.at_ms, checkpoint.format, checkpoint.state.as_slice()),
+        (
+            checkpoint.at_ms,
+            checkpoint.format,
+            checkpoint.state.as_slice()
+        ),
         (7, 1, b"{\"after\":2}".as_slice())
     );
     let inputs: Vec<&str> = t1.inputs.iter().map(|i| i.json.as_str()).collect();
-    assert_eq!(inputs, ["{\"a\":3}"], "only the inputs after the checkpoint");
+    assert_eq!(
+        inputs,
+        ["{\"a\":3}"],
+        "only the inputs after the checkpoint"
+    );
     let full = journal
         .recovery_reader()
         .expect("reader")
@@ -612,9 +620,11 @@ async fn a_checkpoint_is_read_back_with_only_the_inputs_after_it_and_goes_with_i
     assert_eq!(t1.checkpoint.expect("checkpoint").state, b"{\"after\":4}");
     assert!(t1.inputs.is_empty());
     let rows = |conn: &rusqlite::Connection| -> i64 {
-        conn.query_row("SELECT COUNT(*) FROM checkpoints WHERE board = 't1'", [], |r| {
-            r.get(0)
-        })
+        conn.query_row(
+            "SELECT COUNT(*) FROM checkpoints WHERE board = 't1'",
+            [],
+            |r| r.get(0),
+        )
         .expect("count")
     };
     let conn = rusqlite::Connection::open(dir.path().join("journal.sqlite")).expect("open");
@@ -644,4 +654,71 @@ async fn a_damaged_checkpoint_is_ignored_and_the_whole_epoch_is_read() {
     let t1 = journal.recover("t1").expect("recover");
     assert!(t1.checkpoint.is_none());
     assert_eq!(t1.inputs.len(), 2);
+}
+
+/// The cost of one checkpoint late in a game: takes the checkpoint of board `b0` from the
+/// journal kept by the `journal_growth` bench (`GOBAN_BENCH_JOURNAL`), then times encoding it
+/// (the referee's JSON), packing, unpacking and restoring it. Prints figures (docs/performance.md).
+#[test]
+#[ignore = "a measurement: run with --ignored --nocapture and GOBAN_BENCH_JOURNAL"]
+fn checkpoint_cost_late_in_a_game() {
+    const ROUNDS: u32 = 200;
+    let path = std::env::var_os("GOBAN_BENCH_JOURNAL").expect("GOBAN_BENCH_JOURNAL");
+    let conn = rusqlite::Connection::open(path).expect("open");
+    let (input_id, packing, stored): (i64, i64, Vec<u8>) = conn
+        .query_row(
+            "SELECT input_id, packing, state FROM checkpoints WHERE board = 'b0' \
+             ORDER BY epoch DESC LIMIT 1",
+            [],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .expect("b0 has a checkpoint");
+    let json = packing::Unpacker::new()
+        .unpack(packing, &stored)
+        .expect("unpacks");
+    let value: serde_json::Value = serde_json::from_str(&json).expect("json");
+    let config: goban_referee::RefereeConfig =
+        serde_json::from_value(value["referee"]["config"].clone()).expect("config");
+    let moves = value["referee"]["game"]["moves"]
+        .as_array()
+        .map_or(0, Vec::len);
+
+    let started = std::time::Instant::now();
+    let mut referee = None;
+    for _ in 0..ROUNDS {
+        referee = Some(goban_referee::Referee::restore(&config, json.as_bytes()).expect("restore"));
+    }
+    let restore = started.elapsed() / ROUNDS;
+    let referee = referee.expect("restored");
+    let started = std::time::Instant::now();
+    let mut encoded = Vec::new();
+    for _ in 0..ROUNDS {
+        encoded = referee.checkpoint().expect("encode");
+    }
+    let encode = started.elapsed() / ROUNDS;
+    let mut packer = packing::Packer::new();
+    let started = std::time::Instant::now();
+    let mut packed = 0;
+    for _ in 0..ROUNDS {
+        packed = packer.pack(&encoded).expect("packs").len();
+    }
+    let pack = started.elapsed() / ROUNDS;
+    let mut unpacker = packing::Unpacker::new();
+    let started = std::time::Instant::now();
+    for _ in 0..ROUNDS {
+        assert_eq!(
+            unpacker
+                .unpack(packing::DEFLATE_V1, &stored)
+                .expect("unpacks")
+                .len(),
+            json.len()
+        );
+    }
+    let unpack = started.elapsed() / ROUNDS;
+    println!(
+        "b0's checkpoint after input {input_id}, move {moves}: {} bytes of JSON, {packed} packed \
+         (stored {}); encode {encode:?}, pack {pack:?}, unpack {unpack:?}, restore {restore:?}",
+        encoded.len(),
+        stored.len()
+    );
 }

@@ -29,7 +29,11 @@ pub(crate) struct CheckpointPolicy {
 impl CheckpointPolicy {
     /// A schedule starting at `now_ms` with `inputs_since` inputs already not covered by a
     /// checkpoint; `seen` is the game and phase the latest checkpoint holds, if one was restored.
-    pub(crate) fn new(now_ms: u64, inputs_since: usize, seen: Option<(Option<String>, Phase)>) -> Self {
+    pub(crate) fn new(
+        now_ms: u64,
+        inputs_since: usize,
+        seen: Option<(Option<String>, Phase)>,
+    ) -> Self {
         Self {
             inputs_since: u32::try_from(inputs_since).unwrap_or(u32::MAX),
             last_ms: now_ms,
@@ -44,7 +48,13 @@ impl CheckpointPolicy {
 
     /// Whether the batch being sealed, with `inputs` inputs, the last at `now_ms`, should carry a
     /// checkpoint, the board's game and phase being `game` and `phase` after them.
-    pub(crate) fn is_due(&self, inputs: usize, now_ms: u64, game: Option<&str>, phase: Phase) -> bool {
+    pub(crate) fn is_due(
+        &self,
+        inputs: usize,
+        now_ms: u64,
+        game: Option<&str>,
+        phase: Phase,
+    ) -> bool {
         if inputs == 0 {
             // A checkpoint follows an input of its batch: without one it has no place.
             return false;
@@ -73,20 +83,35 @@ mod tests {
     #[test]
     fn due_at_a_new_game_or_phase_every_so_many_inputs_or_seconds_and_never_without_an_input() {
         let mut policy = CheckpointPolicy::new(1_000, 0, None);
-        assert!(!policy.is_due(0, 1_000, None, Phase::Setup), "no input, no place");
+        assert!(
+            !policy.is_due(0, 1_000, None, Phase::Setup),
+            "no input, no place"
+        );
         assert!(policy.is_due(1, 1_000, None, Phase::Setup), "the first one");
         policy.taken(1_000, None, Phase::Setup);
         assert!(!policy.is_due(1, 2_000, None, Phase::Setup));
-        assert!(policy.is_due(1, 2_000, Some("g1"), Phase::Playing), "a game started");
+        assert!(
+            policy.is_due(1, 2_000, Some("g1"), Phase::Playing),
+            "a game started"
+        );
         policy.taken(2_000, Some("g1"), Phase::Playing);
         for _ in 0..EVERY_INPUTS - 1 {
             policy.journaled();
         }
         assert!(!policy.is_due(1, 3_000, Some("g1"), Phase::Playing));
         policy.journaled();
-        assert!(policy.is_due(1, 3_000, Some("g1"), Phase::Playing), "enough inputs");
+        assert!(
+            policy.is_due(1, 3_000, Some("g1"), Phase::Playing),
+            "enough inputs"
+        );
         policy.taken(3_000, Some("g1"), Phase::Playing);
-        assert!(policy.is_due(1, 3_000 + EVERY_MS, Some("g1"), Phase::Playing), "long enough");
-        assert!(policy.is_due(1, 3_001, Some("g1"), Phase::Counting), "a phase change");
+        assert!(
+            policy.is_due(1, 3_000 + EVERY_MS, Some("g1"), Phase::Playing),
+            "long enough"
+        );
+        assert!(
+            policy.is_due(1, 3_001, Some("g1"), Phase::Counting),
+            "a phase change"
+        );
     }
 }

@@ -206,7 +206,10 @@ impl Ledger {
     fn checkpoint_for(&mut self, batch: &Batch) -> Option<CheckpointRecord> {
         let last = batch.inputs.last()?;
         let (game, phase) = (self.view.state.game.as_deref(), self.view.state.phase);
-        if !self.checkpoints.is_due(batch.inputs.len(), last.at_ms, game, phase) {
+        if !self
+            .checkpoints
+            .is_due(batch.inputs.len(), last.at_ms, game, phase)
+        {
             return None;
         }
         match self.engine.checkpoint() {
