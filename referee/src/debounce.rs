@@ -30,7 +30,7 @@ pub struct Quiet {
 }
 
 /// A stone read steadily for at least half the settle time, then gone before it was reported.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Vanished {
     /// The point, index order.
     pub index: usize,
@@ -52,7 +52,7 @@ pub enum Feed {
 }
 
 /// When a point counts as a chattering sensor (referee-notes.md point 4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ChatterRule {
     /// More than this many flips within `window_ms`, spread over at least half of it,
     /// make a point chattering.
@@ -74,7 +74,7 @@ impl Default for ChatterRule {
 }
 
 /// The debouncer of one board.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Debouncer {
     settle_ms: u64,
     rule: ChatterRule,

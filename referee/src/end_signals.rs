@@ -56,7 +56,7 @@ pub enum EndSignal {
 
 /// The off-board zones' readings, debounced like the points: a zone counts
 /// once it has read the same for `settle_ms`.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct ZoneReader {
     /// The steady readings, Black's zone then White's.
     steady: [Reading; 2],

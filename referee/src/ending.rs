@@ -11,7 +11,7 @@ use crate::referee::Referee;
 use crate::state::Phase;
 
 /// The end signals of the game in progress (reset when a new game starts).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Ending {
     /// The off-board zones, debounced (physical: they outlive a game).
     pub(crate) zones: ZoneReader,

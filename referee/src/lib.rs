@@ -1,6 +1,7 @@
 //! Arbitration of physical play: turns board readings, clock presses and arbiter commands into moves, infractions, times and results.
 #![warn(missing_docs)]
 
+pub mod checkpoint;
 pub mod clock;
 mod command;
 mod config;

@@ -12,7 +12,7 @@ use crate::state::{MoveRecord, PerColor, Phase};
 use crate::timekeeper::{Switched, Timekeeper};
 
 /// A clock press waiting for interpretation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Claim {
     /// The colour whose button was pressed (after the button mapping).
     pub(crate) color: Color,
@@ -44,7 +44,7 @@ impl Claim {
 }
 
 /// The game in progress.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Match {
     pub(crate) id: String,
     pub(crate) black: String,
@@ -59,6 +59,8 @@ pub(crate) struct Match {
     pub(crate) colours_fixed: bool,
     pub(crate) ruleset: Ruleset,
     pub(crate) komi: f64,
+    /// Checkpointed as its setup and moves, rebuilt on restore (`checkpoint.rs`).
+    #[serde(with = "crate::checkpoint::game_image")]
     pub(crate) game: Game,
     pub(crate) moves: Vec<MoveRecord>,
     /// The last move is shown but not completed by a press yet.

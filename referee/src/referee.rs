@@ -16,12 +16,15 @@ use crate::timeline::Timeline;
 use crate::{Timestamp, guidance::Guidance, state::DeviceState};
 
 /// The referee of one board: a deterministic state machine (referee-notes.md).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Referee {
     pub(crate) config: RefereeConfig,
     pub(crate) size: BoardSize,
     pub(crate) seq: u64,
+    /// Outputs not yet polled are not part of a checkpoint (they were handed out already).
+    #[serde(skip)]
     pub(crate) events: VecDeque<Event>,
+    #[serde(skip)]
     pub(crate) commands: VecDeque<DeviceCommand>,
     pub(crate) debouncer: Debouncer,
     /// The last quiet physical position.
@@ -51,6 +54,7 @@ pub struct Referee {
     pub(crate) waiting_keys: Vec<ClockKey>,
     /// Replaying a journal: outputs are numbered but dropped as they are made (see
     /// [`Referee::set_replaying`]).
+    #[serde(skip)]
     pub(crate) replaying: bool,
 }
 

@@ -9,7 +9,7 @@ use crate::clock::{
 use crate::error::RefereeError;
 
 /// The game's clock, or none when the time control is `none`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Timekeeper {
     clock: Option<Clock>,
 }

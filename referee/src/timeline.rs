@@ -13,7 +13,7 @@ use crate::input::{Button, Reading};
 pub(crate) const EVIDENCE_LIMIT: usize = 16;
 
 /// The sensors' readings at one moment as point indices by colour: O(stones), shown as [`Seen`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Snapshot {
     black: Vec<u16>,
     white: Vec<u16>,
@@ -89,7 +89,7 @@ impl Snapshot {
 }
 
 /// One line of the timeline: when, what, the board as read then, the points it is about.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Entry {
     pub(crate) at: Timestamp,
     pub(crate) what: String,
@@ -124,7 +124,7 @@ pub(crate) fn evidence_lines(entries: Vec<Entry>, size: BoardSize) -> Vec<Eviden
 }
 
 /// The recent physical history of the board and the clock, oldest first.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Timeline {
     items: VecDeque<Entry>,
 }

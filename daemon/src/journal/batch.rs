@@ -11,6 +11,17 @@ pub struct InputRecord {
     pub json: String,
 }
 
+/// A referee checkpoint committed with the batch: the referee's state after the batch's last input.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckpointRecord {
+    /// The time of the last journaled input it includes (ms since the epoch).
+    pub at_ms: u64,
+    /// `goban_referee::checkpoint::FORMAT` of `state`.
+    pub format: u32,
+    /// The referee's checkpoint bytes (JSON); the writer packs them.
+    pub state: std::sync::Arc<[u8]>,
+}
+
 /// A finished game as archived under `/games`.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
@@ -39,6 +50,9 @@ pub struct Batch {
     pub inputs: Vec<InputRecord>,
     /// Messages to publish once committed.
     pub events: Vec<Published>,
+    /// The referee's state after the last of `inputs` (ignored without inputs): replaces the
+    /// epoch's checkpoint, so a restart replays only the inputs after it.
+    pub checkpoint: Option<CheckpointRecord>,
     /// A game to archive (insert or replace, e.g. a corrected result).
     pub game: Option<GameRecord>,
     /// Close the epoch after this batch.

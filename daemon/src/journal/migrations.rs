@@ -114,6 +114,23 @@ CREATE TABLE IF NOT EXISTS tournament_pushes (
         what: "packed event payloads, and the game each epoch archived (for retention)",
         apply: Apply::Step(packed_payloads_and_epoch_games),
     },
+    Migration {
+        what: "referee checkpoints of open games, so a restart replays only the inputs after them",
+        apply: Apply::Sql(
+            "
+CREATE TABLE IF NOT EXISTS checkpoints (
+    board TEXT NOT NULL,
+    epoch INTEGER NOT NULL,
+    input_id INTEGER NOT NULL,
+    at_ms INTEGER NOT NULL,
+    format INTEGER NOT NULL,
+    packing INTEGER NOT NULL,
+    state BLOB NOT NULL,
+    PRIMARY KEY (board, epoch)
+);
+",
+        ),
+    },
 ];
 
 /// Step 4: `events.packing` says how a payload is stored (`packing.rs`; every older row is
@@ -349,6 +366,44 @@ mod tests {
                 ("table-12".into(), 1, Some("2026-11-30-table-12-1".into())),
             ],
             "each epoch is matched to its own board's game only"
+        );
+    }
+
+    #[test]
+    fn version_4_gains_an_empty_checkpoints_table_and_keeps_its_rows() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let (_, mut conn) = build_file(&dir);
+        build_version_3(&mut conn);
+        {
+            let tx = conn.transaction().expect("tx");
+            let Apply::Step(step_4) = MIGRATIONS[3].apply else {
+                panic!("step 4 is a function")
+            };
+            step_4(&tx).expect("step 4");
+            tx.execute_batch("PRAGMA user_version = 4")
+                .expect("version");
+            tx.commit().expect("commit");
+        }
+        conn.execute(
+            "INSERT INTO inputs (board, epoch, at_ms, input) VALUES ('table-1', 2, 120, '{}')",
+            [],
+        )
+        .expect("an open game's input");
+        assert_eq!(version(&conn).expect("version"), 4);
+
+        assert_eq!(migrate(&mut conn).expect("migrate"), CURRENT);
+        assert!(tables(&conn).iter().any(|n| n == "checkpoints"));
+        let (inputs, checkpoints): (i64, i64) = conn
+            .query_row(
+                "SELECT (SELECT COUNT(*) FROM inputs), (SELECT COUNT(*) FROM checkpoints)",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .expect("counts");
+        assert_eq!(
+            (inputs, checkpoints),
+            (1, 0),
+            "the open game is replayed in full"
         );
     }
 }

@@ -20,11 +20,11 @@ use crate::config::{JournalConfig, Synchronous};
 use compact::{compact_with, local_midnight_after};
 
 pub use archive::SqliteArchive;
-pub use batch::{Batch, GameRecord, InputRecord};
+pub use batch::{Batch, CheckpointRecord, GameRecord, InputRecord};
 pub use compact::Compacted;
 pub use migrations::SchemaError;
 pub(crate) use migrations::migrate as migrate_schema;
-pub use recover::Recovered;
+pub use recover::{Recovered, StoredCheckpoint};
 
 /// Why the journal failed. Clone, so one failed group commit can answer every board in it.
 #[derive(Clone, Debug, thiserror::Error)]
@@ -236,9 +236,16 @@ const RECOVERY_MMAP_BYTES: u64 = 1 << 31;
 pub struct RecoveryReader(rusqlite::Connection);
 
 impl RecoveryReader {
-    /// What a board needs to resume: its last seq, its open epoch and that epoch's inputs.
+    /// What a board needs to resume: its last seq, its open epoch, that epoch's latest
+    /// checkpoint and the inputs after it.
     pub fn recover(&self, board: &str) -> Result<Recovered, JournalError> {
-        recover::recover(&self.0, board)
+        recover::recover(&self.0, board, recover::From::Checkpoint)
+    }
+
+    /// As [`RecoveryReader::recover`], ignoring the checkpoint: every input of the open epoch
+    /// (when its checkpoint was refused).
+    pub fn recover_in_full(&self, board: &str) -> Result<Recovered, JournalError> {
+        recover::recover(&self.0, board, recover::From::Start)
     }
 }
 

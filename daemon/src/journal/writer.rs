@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use rusqlite::{Connection, Transaction, params};
 use tokio::sync::{oneshot, watch};
 
-use super::batch::Batch;
+use super::batch::{Batch, CheckpointRecord};
 use super::packing::{self, Packer};
 use super::{JournalError, JournalStatus};
 
@@ -148,6 +148,12 @@ fn write_batch(
     for input in &batch.inputs {
         insert_input.execute(params![board, epoch, to_sql(input.at_ms), input.json])?;
     }
+    if let Some(checkpoint) = &batch.checkpoint
+        && !batch.inputs.is_empty()
+    {
+        // The id of the batch's last input, just inserted on this connection.
+        write_checkpoint(tx, packer, board, epoch, tx.last_insert_rowid(), checkpoint)?;
+    }
     let mut insert_event = tx.prepare_cached(
         "INSERT INTO events (board, seq, topic, at_ms, payload, packing) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?;
@@ -195,7 +201,49 @@ fn write_batch(
             "UPDATE epochs SET closed_ms = ?3, last_seq = ?4 WHERE board = ?1 AND epoch = ?2",
             params![board, epoch, to_sql(closed).max(1), last_seq],
         )?;
+        // A closed epoch is never replayed again.
+        tx.prepare_cached("DELETE FROM checkpoints WHERE board = ?1 AND epoch = ?2")?
+            .execute(params![board, epoch])?;
     }
+    Ok(())
+}
+
+/// Replaces the epoch's checkpoint: only the latest is ever read, so the table holds one row
+/// per open game and a checkpoint costs its own bytes, never a history.
+fn write_checkpoint(
+    tx: &Transaction<'_>,
+    packer: &mut Packer,
+    board: &str,
+    epoch: i64,
+    input_id: i64,
+    checkpoint: &CheckpointRecord,
+) -> Result<(), JournalError> {
+    let mut replace = tx.prepare_cached(
+        "INSERT OR REPLACE INTO checkpoints (board, epoch, input_id, at_ms, format, packing, state) \
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    )?;
+    let at = to_sql(checkpoint.at_ms);
+    let format = i64::from(checkpoint.format);
+    match packer.pack(&checkpoint.state) {
+        Some(packed) => replace.execute(params![
+            board,
+            epoch,
+            input_id,
+            at,
+            format,
+            packing::DEFLATE_V1,
+            packed
+        ])?,
+        None => replace.execute(params![
+            board,
+            epoch,
+            input_id,
+            at,
+            format,
+            packing::PLAIN,
+            &checkpoint.state[..]
+        ])?,
+    };
     Ok(())
 }
 

@@ -1,5 +1,6 @@
 //! One board's referee behind a JSON-journalable face: build it from config, feed inputs, drain and classify outputs.
 
+use goban_referee::checkpoint::CheckpointError;
 use goban_referee::{
     BoardState, DeviceCommand, Event, EventKind, Input, Referee, RefereeConfig, RefereeError,
     Timestamp,
@@ -7,7 +8,7 @@ use goban_referee::{
 
 use crate::config::{BoardConfig, ButtonSide, RefereeDefaults, Ruleset};
 use crate::hub::Topic;
-use crate::journal::InputRecord;
+use crate::journal::{InputRecord, StoredCheckpoint};
 
 /// What one input produced, ready to be numbered and published.
 #[derive(Debug, Default)]
@@ -84,6 +85,30 @@ impl Engine {
             referee: Referee::new(config)?,
             alerts: crate::telemetry::AlertMeter::default(),
         })
+    }
+
+    /// The referee a stored checkpoint was taken of, under `config` (refused if taken under another).
+    pub(crate) fn restore(
+        config: &RefereeConfig,
+        checkpoint: &StoredCheckpoint,
+    ) -> Result<Self, CheckpointError> {
+        if checkpoint.format != goban_referee::checkpoint::FORMAT {
+            // Not even decoded: the referee would refuse it after reading it whole.
+            return Err(CheckpointError::Format {
+                found: checkpoint.format,
+                supported: goban_referee::checkpoint::FORMAT,
+            });
+        }
+        Ok(Self {
+            referee: Referee::restore(config, &checkpoint.state)?,
+            alerts: crate::telemetry::AlertMeter::default(),
+        })
+    }
+
+    /// The referee's state now, for the journal: restoring it and replaying the inputs after it
+    /// gives what replaying every input gives.
+    pub(crate) fn checkpoint(&self) -> Result<Vec<u8>, CheckpointError> {
+        self.referee.checkpoint()
     }
 
     /// Feed one input; outputs are collected even when the referee refuses it.

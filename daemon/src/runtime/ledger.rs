@@ -6,13 +6,27 @@
 
 use std::sync::Arc;
 
+use goban_referee::checkpoint::CheckpointError;
 use goban_referee::{BoardState, DeviceCommand, Input, Phase, RefereeConfig, RefereeError};
 use serde::Serialize;
 
+use super::checkpoint_policy::CheckpointPolicy;
 use super::engine::Engine;
 use super::health::DeviceReport;
 use crate::hub::{BoardView, Payload, Published, Topic};
-use crate::journal::{Batch, GameRecord, InputRecord, Recovered};
+use crate::journal::{Batch, CheckpointRecord, GameRecord, InputRecord, Recovered};
+
+/// Why a board was not rebuilt from its journal.
+#[derive(Debug, thiserror::Error)]
+pub(crate) enum RecoverError {
+    /// The referee refused its configuration.
+    #[error("referee: {0}")]
+    Referee(#[from] RefereeError),
+    /// The open game's checkpoint was refused (older format, damaged, another config): the
+    /// caller replays the whole game instead.
+    #[error("checkpoint: {0}")]
+    Checkpoint(#[from] CheckpointError),
+}
 
 /// What one commit carries: the batch to journal, then what to publish and send.
 pub(crate) struct Sealed {
@@ -38,19 +52,29 @@ pub(crate) struct Ledger {
     commands: Vec<DeviceCommand>,
     /// Something in the batch must be committed now (messages, commands, epoch changes).
     urgent: bool,
+    /// When the next batch carries a referee checkpoint.
+    checkpoints: CheckpointPolicy,
 }
 
 impl Ledger {
-    /// Rebuild a board from its journal: replay the open epoch's inputs, continue its seq.
+    /// Rebuild a board from its journal: restore the open epoch's checkpoint if it has one,
+    /// replay the inputs after it, continue its seq.
+    ///
+    /// # Errors
+    /// [`RecoverError::Checkpoint`] when the checkpoint is refused: recover again without it.
     pub(crate) fn recover(
         config: RefereeConfig,
         recovered: &Recovered,
-    ) -> Result<Self, RefereeError> {
-        let mut engine = Engine::new(config.clone())?;
-        let last_at = engine.replay(&recovered.inputs);
-        if !recovered.inputs.is_empty() {
+    ) -> Result<Self, RecoverError> {
+        let (mut engine, restored_at) = match &recovered.checkpoint {
+            Some(checkpoint) => (Engine::restore(&config, checkpoint)?, checkpoint.at_ms),
+            None => (Engine::new(config.clone())?, 0),
+        };
+        let last_at = engine.replay(&recovered.inputs).max(restored_at);
+        if !recovered.inputs.is_empty() || recovered.checkpoint.is_some() {
             tracing::info!(
                 inputs = recovered.inputs.len(),
+                checkpoint = recovered.checkpoint.is_some(),
                 last_seq = recovered.last_seq,
                 "board rebuilt from the journal"
             );
@@ -66,6 +90,13 @@ impl Ledger {
             Some((seq, live)) => BoardView::recovered(state, engine.sgf(), *seq, live.clone()),
             None => BoardView::build(state, engine.sgf()),
         };
+        // A restored checkpoint's game and phase are those of the view unless the tail changed
+        // them; without one the next batch with an input checkpoints.
+        let seen = recovered
+            .checkpoint
+            .as_ref()
+            .map(|_| (view.state.game.clone(), view.state.phase));
+        let checkpoints = CheckpointPolicy::new(last_at, recovered.inputs.len(), seen);
         Ok(Self {
             batch: Batch::new(&id, epoch),
             id,
@@ -80,6 +111,7 @@ impl Ledger {
             archived,
             commands: Vec::new(),
             urgent: false,
+            checkpoints,
         })
     }
 
@@ -124,6 +156,7 @@ impl Ledger {
         // A timeout that only ticked the clock is rebuilt by the next input's deadlines on replay.
         if !(is_timeout && outputs.only_ticks()) {
             self.batch.inputs.push(InputRecord { at_ms: at, json });
+            self.checkpoints.journaled();
         }
         self.state_due |= outputs.state_changed;
         for (topic, mut event) in outputs.events {
@@ -164,7 +197,36 @@ impl Ledger {
             batch.open_epoch = true;
             self.epoch_open = true;
         }
+        batch.checkpoint = self.checkpoint_for(&batch);
         Some(Sealed { batch, commands })
+    }
+
+    /// The referee's checkpoint for `batch`, when the policy says one is due: its state after
+    /// the batch's last input (and any clock tick since, which a replay would make again).
+    fn checkpoint_for(&mut self, batch: &Batch) -> Option<CheckpointRecord> {
+        let last = batch.inputs.last()?;
+        let (game, phase) = (self.view.state.game.as_deref(), self.view.state.phase);
+        if !self
+            .checkpoints
+            .is_due(batch.inputs.len(), last.at_ms, game, phase)
+        {
+            return None;
+        }
+        match self.engine.checkpoint() {
+            Ok(state) => {
+                self.checkpoints.taken(last.at_ms, game, phase);
+                Some(CheckpointRecord {
+                    at_ms: last.at_ms,
+                    format: goban_referee::checkpoint::FORMAT,
+                    state: state.into(),
+                })
+            }
+            Err(err) => {
+                // Recovery then replays more inputs; nothing is lost.
+                tracing::error!(cause = %err, "the referee did not checkpoint");
+                None
+            }
+        }
     }
 
     /// Close this epoch and start a fresh referee (a new game after a finished or abandoned one).
@@ -174,6 +236,7 @@ impl Ledger {
         self.epoch += 1;
         self.epoch_open = false;
         self.batch = Batch::new(&self.id, self.epoch);
+        self.checkpoints = CheckpointPolicy::new(self.last_at, 0, None);
         // The same config built the first referee, so this cannot fail now.
         if let Ok(engine) = Engine::new(self.config.clone()) {
             self.engine = engine;

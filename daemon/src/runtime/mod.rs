@@ -6,6 +6,7 @@
 //! board's supervisor starts, and the board is served, when its own rebuild
 //! is done. Nothing of a board is published before that.
 
+mod checkpoint_policy;
 mod clock;
 mod compaction;
 mod control;

@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use goban_referee::RefereeConfig;
 use tokio::sync::oneshot;
 
-use super::ledger::Ledger;
+use super::ledger::{Ledger, RecoverError};
 use crate::journal::{Journal, RecoveryReader};
 
 /// One board to rebuild, and where its ledger goes.
@@ -62,12 +62,22 @@ fn work(journal: &Journal, queue: &Mutex<VecDeque<Job>>) {
     }
 }
 
-/// One board: read its journaled past, replay it.
+/// One board: read its journaled past, restore its checkpoint and replay the inputs after it;
+/// if the checkpoint is refused (older format, damaged, another config), replay the whole game.
 pub(super) fn rebuild(reader: &RecoveryReader, config: RefereeConfig) -> Result<Ledger, String> {
-    let recovered = reader
-        .recover(&config.board)
-        .map_err(|err| format!("journal: {err}"))?;
-    Ledger::recover(config, &recovered).map_err(|err| format!("referee: {err}"))
+    let journal = |err: crate::journal::JournalError| format!("journal: {err}");
+    let recovered = reader.recover(&config.board).map_err(journal)?;
+    match Ledger::recover(config.clone(), &recovered) {
+        Err(RecoverError::Checkpoint(err)) => {
+            tracing::warn!(
+                cause = %err,
+                "the board's checkpoint was refused; its whole game is replayed instead"
+            );
+            let full = reader.recover_in_full(&config.board).map_err(journal)?;
+            Ledger::recover(config, &full).map_err(|err| err.to_string())
+        }
+        other => other.map_err(|err| err.to_string()),
+    }
 }
 
 #[cfg(test)]

@@ -211,3 +211,72 @@ async fn a_board_whose_journal_cannot_be_read_is_reported_failed() {
     let why = rebuilt.await.expect("sent").err().expect("a failure");
     assert!(why.starts_with("journal:"), "{why}");
 }
+
+/// The board rebuilt from `journal` equals `old`: state, SGF, next deadline and seq.
+fn assert_rebuilt_equals(journal: &Journal, config: RefereeConfig, old: &Ledger) {
+    let reader = journal.recovery_reader().expect("reader");
+    let new = super::rebuild(&reader, config).expect("rebuilt");
+    assert_eq!(state_without_seq(&new), state_without_seq(old));
+    assert_eq!(new.view().sgf, old.view().sgf);
+    assert_eq!(new.poll_timeout(), old.poll_timeout());
+    let last_seq = journal.recover(old.id()).expect("recover").last_seq;
+    assert_eq!(new.view().seq(), last_seq);
+}
+
+#[tokio::test]
+async fn a_long_game_is_rebuilt_from_its_checkpoint_and_the_inputs_after_it() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let journal = open_journal(&dir);
+    // 2 inputs a move: past the policy's 64 inputs, so a checkpoint mid-game.
+    let old = play("t1", 45, &journal).await;
+    journal.flush().await.expect("flush");
+    let recovered = journal.recover("t1").expect("recover");
+    let checkpoint = recovered.checkpoint.as_ref().expect("a checkpoint");
+    let full = journal
+        .recovery_reader()
+        .expect("reader")
+        .recover_in_full("t1")
+        .expect("in full");
+    assert!(
+        recovered.inputs.len() < 64 && full.inputs.len() > 90,
+        "{} inputs after the checkpoint, {} in all",
+        recovered.inputs.len(),
+        full.inputs.len()
+    );
+    assert!(checkpoint.at_ms > T0 + 100_000, "a checkpoint mid-game");
+    // The checkpoint itself is restored (no fallback to the full replay).
+    let restored = Ledger::recover(build_config("t1"), &recovered).expect("restored");
+    assert_eq!(state_without_seq(&restored), state_without_seq(&old));
+    assert_rebuilt_equals(&journal, build_config("t1"), &old);
+}
+
+#[tokio::test]
+async fn a_refused_checkpoint_falls_back_to_replaying_the_whole_game() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let journal = open_journal(&dir);
+    let old = play("t1", 45, &journal).await;
+    journal.flush().await.expect("flush");
+    let conn = rusqlite::Connection::open(dir.path().join("journal.sqlite")).expect("open");
+
+    // A checkpoint of an older format is not even decoded.
+    conn.execute("UPDATE checkpoints SET format = 0", [])
+        .expect("older format");
+    assert_rebuilt_equals(&journal, build_config("t1"), &old);
+
+    // Damaged JSON inside a valid packing: the referee refuses it.
+    conn.execute(
+        "UPDATE checkpoints SET format = ?1, packing = 0, state = CAST('{\"format\":1,\"referee\":{' AS BLOB)",
+        [goban_referee::checkpoint::FORMAT],
+    )
+    .expect("damaged");
+    assert_rebuilt_equals(&journal, build_config("t1"), &old);
+
+    // The config changed across the restart: the inputs are replayed under the new one.
+    let changed = RefereeConfig {
+        settle_ms: build_config("t1").settle_ms + 1,
+        ..build_config("t1")
+    };
+    let reader = journal.recovery_reader().expect("reader");
+    let new = super::rebuild(&reader, changed.clone()).expect("rebuilt");
+    assert_eq!(new.view().state.move_number, old.view().state.move_number);
+}

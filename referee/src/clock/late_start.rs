@@ -62,7 +62,7 @@ pub struct LateStart {
 }
 
 /// A stretch of one side's clock running, kept for the first hour of the game only.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct RunSegment {
     side: Color,
     from: Timestamp,

@@ -10,7 +10,7 @@ use super::{ClockError, Color, TimeControl};
 use crate::Timestamp;
 
 /// Where the clock stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) enum Phase {
     /// Before the arbiter's start.
     NotStarted,
@@ -23,7 +23,7 @@ pub(crate) enum Phase {
 }
 
 /// The turn being timed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Turn {
     /// Whose turn.
     pub(crate) side: Color,
@@ -104,7 +104,7 @@ pub struct Adjustment {
 /// [`convert_forfeit_to_pass`](Self::convert_forfeit_to_pass) and
 /// [`handle_timeout`](Self::handle_timeout) at the instant
 /// [`poll_timeout`](Self::poll_timeout) named.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Clock {
     pub(crate) tc: TimeControl,
     pub(crate) venue: Venue,

@@ -9,7 +9,7 @@ use crate::input::Reading;
 /// Points where the quiet physical position differs from the game position,
 /// leaving out unreadable points, deviations already alerted on (`known`) and
 /// the last move's captured stones still waiting to be taken off (`pending`).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Diff {
     /// Stones on points the game says are empty.
     pub(crate) added: Vec<(usize, Color)>,

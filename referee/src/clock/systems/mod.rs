@@ -13,7 +13,7 @@ mod fischer;
 use super::{ClockError, CountOutCall, TimeControl};
 
 /// One side's time at an instant.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub(crate) struct SideTime {
     /// Main time left.
     pub(crate) main_ms: u64,

@@ -1,0 +1,208 @@
+//! Checkpoints: a referee's whole state as versioned bytes, restored so that a journal replays only the inputs after it.
+//!
+//! The referee is deterministic: restoring a checkpoint taken after input N
+//! and handling inputs N+1.. gives the state and every event that handling
+//! inputs 1.. from a fresh referee gives (`tests/checkpoint.rs`). A
+//! checkpoint is the referee's fields as JSON (serde derives), except:
+//! - outputs not yet polled (they were handed out before the checkpoint) and
+//!   the replaying switch;
+//! - the rules [`Game`], whose board shares a neighbour table and whose ko
+//!   history keeps a bloom filter: it is written as its setup, its initial
+//!   stones and its moves, and rebuilt by playing them again. The rebuilt
+//!   game is checked against what was written (every move's captures, the
+//!   position's hash, the counting state); any difference refuses the checkpoint.
+//!
+//! A checkpoint of another [`FORMAT`], one that does not decode, or one
+//! taken under another [`RefereeConfig`] is refused with a
+//! [`CheckpointError`]: the caller replays from the start instead.
+
+use goban_rules::{Color, Game, GameSetup, GameState, Move, Point};
+use serde::{Deserialize, Serialize};
+
+use crate::config::RefereeConfig;
+use crate::referee::Referee;
+
+/// The checkpoint format this referee writes and reads. A change of the referee's fields that
+/// old checkpoints do not decode into correctly must raise it (old ones are then replayed in full).
+pub const FORMAT: u32 = 1;
+
+/// Why a checkpoint was not restored; the caller falls back to a full replay.
+#[derive(Debug, thiserror::Error)]
+pub enum CheckpointError {
+    /// Written in another format (an older or newer referee).
+    #[error("checkpoint format {found}, this referee reads {supported}")]
+    Format {
+        /// The checkpoint's format.
+        found: u32,
+        /// [`FORMAT`].
+        supported: u32,
+    },
+    /// The bytes did not decode (damaged, or fields this referee does not know).
+    #[error("checkpoint does not decode: {0}")]
+    Decode(String),
+    /// The referee did not encode (a bug: every field is plain data).
+    #[error("checkpoint does not encode: {0}")]
+    Encode(String),
+    /// Taken under another configuration (the config file changed across the restart): the
+    /// journaled inputs must be replayed under the new one, as without a checkpoint.
+    #[error("checkpoint taken under another referee configuration")]
+    ConfigChanged,
+}
+
+/// What a checkpoint holds, written.
+#[derive(Serialize)]
+struct Written<'a> {
+    format: u32,
+    referee: &'a Referee,
+}
+
+/// Only the format, read first: a checkpoint of another format is not decoded further.
+#[derive(Deserialize)]
+struct Header {
+    format: u32,
+}
+
+/// What a checkpoint holds, read.
+#[derive(Deserialize)]
+struct Read {
+    referee: Referee,
+}
+
+impl Referee {
+    /// The referee's state as checkpoint bytes (JSON of [`FORMAT`]). Events and device commands
+    /// not yet polled are not in it.
+    ///
+    /// # Errors
+    /// [`CheckpointError::Encode`], which plain data never gives.
+    pub fn checkpoint(&self) -> Result<Vec<u8>, CheckpointError> {
+        serde_json::to_vec(&Written {
+            format: FORMAT,
+            referee: self,
+        })
+        .map_err(|err| CheckpointError::Encode(err.to_string()))
+    }
+
+    /// The referee a checkpoint was taken of, to continue with the inputs that followed it.
+    /// `config` is the one the caller would build a fresh referee with.
+    ///
+    /// # Errors
+    /// The checkpoint is of another format, does not decode, or was taken under another config.
+    pub fn restore(config: &RefereeConfig, bytes: &[u8]) -> Result<Self, CheckpointError> {
+        let header: Header = serde_json::from_slice(bytes)
+            .map_err(|err| CheckpointError::Decode(err.to_string()))?;
+        if header.format != FORMAT {
+            return Err(CheckpointError::Format {
+                found: header.format,
+                supported: FORMAT,
+            });
+        }
+        let read: Read = serde_json::from_slice(bytes)
+            .map_err(|err| CheckpointError::Decode(err.to_string()))?;
+        let referee = read.referee;
+        if referee.config != *config {
+            return Err(CheckpointError::ConfigChanged);
+        }
+        if referee.size.points() != referee.physical.len()
+            || referee.physical.len() != referee.changed_at.len()
+        {
+            return Err(CheckpointError::Decode(
+                "the board's readings do not fit its size".into(),
+            ));
+        }
+        Ok(referee)
+    }
+}
+
+/// The rules game as a checkpoint holds it: enough to play it again.
+#[derive(Serialize, Deserialize)]
+struct GameImage {
+    setup: GameSetup,
+    /// The stones before the first move (fixed or free handicap, 座子), point order.
+    initial: Vec<(Point, Color)>,
+    /// Free handicap stones still to be placed.
+    handicap_pending: bool,
+    /// Every move: colour, move, played out of turn, its captures.
+    moves: Vec<(Color, Move, bool, Vec<Point>)>,
+    /// Two passes stopped play and it was not resumed.
+    counting: bool,
+    /// The position's hash, to check the rebuilt game.
+    hash: u64,
+}
+
+impl GameImage {
+    fn of(game: &Game) -> Self {
+        let mut initial: Vec<(Point, Color)> = game.initial_board().stones().collect();
+        initial.sort_unstable();
+        Self {
+            setup: *game.setup(),
+            initial,
+            handicap_pending: game.handicap_pending(),
+            moves: game
+                .moves()
+                .iter()
+                .map(|m| (m.color, m.mv, m.out_of_turn, m.captured.to_vec()))
+                .collect(),
+            counting: game.state() == GameState::Counting,
+            hash: game.board().hash(),
+        }
+    }
+
+    /// The game played again; `Err` in words when it differs from the image in any way.
+    fn rebuild(&self) -> Result<Game, String> {
+        let mut game = Game::new(self.setup).map_err(|err| err.to_string())?;
+        let mut fresh: Vec<(Point, Color)> = game.initial_board().stones().collect();
+        fresh.sort_unstable();
+        if fresh != self.initial && !self.handicap_pending {
+            // Free handicap stones were placed before the first move.
+            let black: Vec<Point> = self
+                .initial
+                .iter()
+                .filter(|(_, c)| *c == Color::Black)
+                .map(|(p, _)| *p)
+                .collect();
+            game.place_free_handicap(&black)
+                .map_err(|err| err.to_string())?;
+        }
+        for (number, (color, mv, _, _)) in (1..).zip(&self.moves) {
+            if game.play_as(*color, *mv).is_err() && game.state() == GameState::Counting {
+                // Play was resumed after two passes (counting disputed).
+                game.resume().map_err(|err| err.to_string())?;
+                game.play_as(*color, *mv)
+                    .map_err(|why| format!("move {number}: {why}"))?;
+            }
+        }
+        if !self.counting && game.state() == GameState::Counting {
+            game.resume().map_err(|err| err.to_string())?;
+        }
+        let again = Self::of(&game);
+        if again.initial != self.initial
+            || again.handicap_pending != self.handicap_pending
+            || again.moves != self.moves
+            || again.counting != self.counting
+            || again.hash != self.hash
+        {
+            return Err("the game played again differs from the one checkpointed".into());
+        }
+        Ok(game)
+    }
+}
+
+/// `#[serde(with)]` for the rules game inside the match.
+pub(crate) mod game_image {
+    use goban_rules::Game;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    use super::GameImage;
+
+    pub(crate) fn serialize<S: Serializer>(game: &Game, serializer: S) -> Result<S::Ok, S::Error> {
+        GameImage::of(game).serialize(serializer)
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Game, D::Error> {
+        GameImage::deserialize(deserializer)?
+            .rebuild()
+            .map_err(serde::de::Error::custom)
+    }
+}
