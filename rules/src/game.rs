@@ -323,7 +323,8 @@ impl Game {
     }
 
     /// Takes back the last move (takeback or arbiter correction) and returns it; `None` at
-    /// the start or once the game has a result. Play resumes if it had stopped on two passes.
+    /// the start or once the game has a result. Play resumes if it had stopped on two passes,
+    /// and stays open after two passes followed by more moves (a count that was resumed).
     pub fn undo(&mut self) -> Option<MoveRecord> {
         if matches!(self.state, GameState::Finished(_)) {
             return None;
@@ -343,6 +344,12 @@ impl Game {
         self.moves.reserve(moves.len());
         for m in moves {
             _ = self.apply(m.color, m.mv, m.out_of_turn, None);
+            if self.state == GameState::Counting {
+                // A move followed two passes (at least the one undone): play was resumed
+                // there ([`Game::resume`]), and stays open.
+                self.state = GameState::Playing;
+                self.consecutive_passes = 0;
+            }
         }
         Some(last)
     }

@@ -70,6 +70,28 @@ fn two_passes_stop_play_and_resume_reopens_it() {
     assert!(g.resume().is_err());
     g.play(Color::Black, Move::Play(Point(0))).unwrap();
     assert_eq!(g.undo().unwrap().mv, Move::Play(Point(0)));
+    // The undone move came after the resumption: play stays open.
+    assert_eq!(g.state(), GameState::Playing);
+}
+
+#[test]
+fn undo_after_a_resumed_count_keeps_play_open() {
+    let mut g = Game::new(setup19()).unwrap();
+    g.play(Color::Black, Move::Play(Point(60))).unwrap();
+    g.play(Color::White, Move::Pass).unwrap();
+    g.play(Color::Black, Move::Pass).unwrap();
+    g.resume().unwrap();
+    g.play(Color::White, Move::Play(Point(61))).unwrap();
+    g.play(Color::Black, Move::Play(Point(80))).unwrap();
+    // Undo replays the moves; the two passes inside them must not end play again.
+    assert_eq!(g.undo().unwrap().mv, Move::Play(Point(80)));
+    assert_eq!(g.state(), GameState::Playing);
+    assert_eq!(g.to_move(), Color::Black);
+    assert!(g.check(Color::Black, Move::Play(Point(80))).is_ok());
+    // Two new passes still end it.
+    g.play(Color::Black, Move::Pass).unwrap();
+    g.play(Color::White, Move::Pass).unwrap();
+    assert_eq!(g.state(), GameState::Counting);
 }
 
 #[test]
