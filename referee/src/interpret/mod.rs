@@ -70,10 +70,8 @@ impl Referee {
     /// first, the press of a hidden stone would read as a pass. Accepted only when it
     /// reproduces the board.
     fn read_hidden_sequence(&mut self) {
-        if !self.stall_has_substeps() {
-            return;
-        }
-        if self.substep_still_settling() {
+        // Nothing hidden, or what took it is not reported yet (the next report reads it).
+        if !self.stall_has_substeps() || self.substep_still_settling() {
             return;
         }
         let diff = self.current_diff();

@@ -77,33 +77,25 @@ impl Referee {
         if !self.substep_still_settling() {
             return None;
         }
-        let m = self.game.as_ref()?;
-        m.vanished
-            .iter()
-            .filter(|v| v.from > m.placed_at)
-            .map(|v| v.from)
-            .min()
+        self.substeps().map(|v| v.from).min()
     }
 
     /// Whether a stone stood and went since the last move.
     pub(super) fn stall_has_substeps(&self) -> bool {
+        self.substeps().next().is_some()
+    }
+
+    /// The stones that stood and went since the last move (the stall's sub-steps).
+    fn substeps(&self) -> impl Iterator<Item = &Vanished> {
         self.game
-            .as_ref()
-            .is_some_and(|m| m.vanished.iter().any(|v| v.from > m.placed_at))
+            .iter()
+            .flat_map(|m| m.vanished.iter().filter(|v| v.from > m.placed_at))
     }
 
     /// Whether a stone that stood and went since the last move has its point or a neighbour
     /// still settling in the debouncer: what took it is not reported yet.
     pub(super) fn substep_still_settling(&self) -> bool {
-        let Some(m) = self.game.as_ref() else {
-            return false;
-        };
-        let gone: Vec<usize> = m
-            .vanished
-            .iter()
-            .filter(|v| v.from > m.placed_at)
-            .map(|v| v.index)
-            .collect();
+        let gone: Vec<usize> = self.substeps().map(|v| v.index).collect();
         !gone.is_empty()
             && self.debouncer.pending_readings().any(|(p, _, _)| {
                 gone.iter()
