@@ -47,8 +47,10 @@ const fn color_of(code: u8) -> Option<Color> {
     }
 }
 
-/// What placing a stone would do, computed without changing the board.
-#[derive(Clone, Copy, Debug, Default)]
+/// What placing a stone would do, computed without changing the board. Playing the stone
+/// ([`Board::play_probed`]) reuses what the probe read: the neighbours, their chains and
+/// the hash after the move, so none of it is looked up or hashed twice.
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Probe {
     /// Heads of the opponent chains that would be captured (at most four).
     pub(crate) heads: [u16; 4],
@@ -58,6 +60,12 @@ pub(crate) struct Probe {
     pub(crate) has_liberty: bool,
     /// Stones those chains hold in all.
     pub(crate) n_stones: u16,
+    /// The four neighbours' cells, in the neighbour table's order.
+    around: [u8; 4],
+    /// The chain head of each neighbour holding a stone, [`NO_CHAIN`] for the others.
+    around_heads: [u16; 4],
+    /// The zobrist hash of the stones after the move, captures removed.
+    pub(crate) hash_after: u64,
 }
 
 impl Probe {
@@ -287,29 +295,55 @@ impl Board {
     }
 
     /// What a stone of `color` on the empty on-board point `p` would capture.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn probe(&self, p: Point, color: Color) -> Probe {
         let me = code(color);
         let at = self.at();
-        let mut probe = Probe::default();
+        let mut probe = Probe {
+            heads: [NO_CHAIN; 4],
+            n_heads: 0,
+            has_liberty: false,
+            n_stones: 0,
+            around: [OFF; 4],
+            around_heads: [NO_CHAIN; 4],
+            hash_after: self.hash ^ zobrist::stone_key(color, p),
+        };
         // The head of each neighbouring chain that needs a closer look (heads are unique to
         // a chain), or NO_CHAIN. A chain with more than four pseudo-liberties keeps one
         // whatever this stone takes (it touches at most four), so it is settled at once:
         // most neighbours of most moves are.
         let mut heads = [NO_CHAIN; 4];
-        for (slot, &q) in heads.iter_mut().zip(&self.nbrs[ix(p.0)]) {
+        let mut pending = false;
+        for (i, &q) in self.nbrs[ix(p.0)].iter().enumerate() {
             let c = at.cells[ix(q)];
+            probe.around[i] = c;
             if c == EMPTY {
                 probe.has_liberty = true;
             } else if c != OFF {
                 let h = at.head[ix(q)];
+                probe.around_heads[i] = h;
                 if at.libs[ix(h)] > 4 {
                     probe.has_liberty |= c == me;
                 } else {
-                    *slot = h;
+                    heads[i] = h;
+                    pending = true;
                 }
             }
         }
+        if pending {
+            self.probe_short_chains(&heads, color, &mut probe);
+        }
+        probe
+    }
+
+    /// The rest of [`Board::probe`]: the neighbouring chains with four pseudo-liberties or
+    /// fewer (`heads`, [`NO_CHAIN`] elsewhere), which the stone may capture or leave
+    /// without liberty.
+    #[inline(always)]
+    fn probe_short_chains(&self, heads: &[u16; 4], color: Color, probe: &mut Probe) {
+        let me = code(color);
+        let them = color.opponent();
+        let at = self.at();
         for i in 0..4 {
             let h = heads[i];
             if h == NO_CHAIN || heads[..i].contains(&h) {
@@ -324,20 +358,11 @@ impl Board {
                 probe.heads[usize::from(probe.n_heads) & 3] = h;
                 probe.n_heads += 1;
                 probe.n_stones += at.len[ix(h)];
+                self.for_each_in_chain(h, |q| {
+                    probe.hash_after ^= zobrist::stone_key(them, Point(q));
+                });
             }
         }
-        probe
-    }
-
-    /// The hash after `color` plays `p` with the captures `probe` found.
-    #[inline]
-    pub(crate) fn hash_after(&self, p: Point, color: Color, probe: &Probe) -> u64 {
-        let mut h = self.hash ^ zobrist::stone_key(color, p);
-        let them = color.opponent();
-        for &head in probe.captured_heads() {
-            self.for_each_in_chain(head, |q| h ^= zobrist::stone_key(them, Point(q)));
-        }
-        h
     }
 
     /// The points the chains of `probe` hold, for reporting captures.
@@ -349,21 +374,16 @@ impl Board {
 
     /// Plays a stone known to be legal and pushes the captured points onto `captured`
     /// (CN2002 art. 4.1: opponent chains without liberties are removed).
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn play_unchecked(&mut self, p: Point, color: Color, captured: &mut Vec<Point>) {
-        let them = code(color.opponent());
-        self.place_and_merge(p.0, color);
-        for q in self.nbrs[ix(p.0)] {
-            let head = self.at().head[ix(q)];
-            if self.at().cells[ix(q)] == them && self.at().libs[ix(head)] == 0 {
-                self.remove_chain_at(head, captured);
-            }
-        }
+        let probe = self.probe(p, color);
+        self.play_probed(p, color, &probe, captured);
     }
 
-    /// Plays a stone whose [`Board::probe`] on this very position is `probe`: the chains it
-    /// names are the ones left without liberty, so no neighbour needs looking at again.
-    #[inline]
+    /// Plays a stone on the empty point `p` whose [`Board::probe`] on this very position is
+    /// `probe`: the neighbours, their chains, the chains left without liberty and the hash
+    /// after the move are the probe's, so none is looked up again.
+    #[inline(always)]
     pub(crate) fn play_probed(
         &mut self,
         p: Point,
@@ -371,9 +391,35 @@ impl Board {
         probe: &Probe,
         captured: &mut Vec<Point>,
     ) {
-        self.place_and_merge(p.0, color);
+        self.hash = probe.hash_after;
+        self.stones[color.index()] += 1;
+        let me = code(color);
+        let pi = ix(p.0);
+        let at = self.at_mut();
+        at.cells[pi] = me;
+        at.head[pi] = p.0;
+        at.next[pi] = p.0;
+        at.len[pi] = 1;
+        let mut libs = 0;
+        for (&c, &h) in probe.around.iter().zip(&probe.around_heads) {
+            match c {
+                EMPTY => libs += 1,
+                OFF => {}
+                _ => at.libs[ix(h)] -= 1,
+            }
+        }
+        at.libs[pi] = libs;
+        // The chain the stone belongs to so far. A neighbour's chain not merged yet still has
+        // its head from the probe; one merged already has `cur` as its head now.
+        let mut cur = p.0;
+        for (&c, &h) in probe.around.iter().zip(&probe.around_heads) {
+            if c == me && at.head[ix(h)] != cur {
+                cur = at.merge(cur, h);
+            }
+        }
+        let them = color.opponent();
         for &head in probe.captured_heads() {
-            self.remove_chain_at(head, captured);
+            self.take_off(head, them, captured);
         }
     }
 
@@ -428,33 +474,49 @@ impl Board {
         at.libs[pi] = libs;
         for q in around {
             if at.cells[ix(q)] == me && at.head[ix(q)] != at.head[pi] {
-                at.merge(at.head[pi], at.head[ix(q)]);
+                _ = at.merge(at.head[pi], at.head[ix(q)]);
             }
         }
     }
 
+    /// Removes the chain through `head` and pushes its points onto `out`, hash included.
     fn remove_chain_at(&mut self, head: u16, out: &mut Vec<Point>) {
-        let start = out.len();
         let Some(color) = color_of(self.at().cells[ix(head)]) else {
             return;
         };
-        self.for_each_in_chain(head, |q| out.push(Point(q)));
-        for &Point(q) in &out[start..] {
-            self.at_mut().cells[ix(q)] = EMPTY;
-            self.hash ^= zobrist::stone_key(color, Point(q));
+        let start = out.len();
+        self.take_off(head, color, out);
+        for &q in &out[start..] {
+            self.hash ^= zobrist::stone_key(color, q);
         }
-        // The count cannot underflow: these stones were counted when placed.
-        self.stones[color.index()] -= (out.len() - start) as u32;
+    }
+
+    /// Takes the chain of `color` headed by `head` off the board and pushes its points onto
+    /// `out`, in one walk of its ring; the hash is left to the caller. A neighbour still in
+    /// the chain gets a liberty back at the chain's own head: harmless, since a head's count
+    /// is read only while a stone stands on it, and a stone placed there writes it anew.
+    fn take_off(&mut self, head: u16, color: Color, out: &mut Vec<Point>) {
         let nbrs = self.nbrs;
         let at = self.at_mut();
-        for &Point(q) in &out[start..] {
+        let mut n = 0;
+        let mut q = head;
+        loop {
+            out.push(Point(q));
+            at.cells[ix(q)] = EMPTY;
             for r in nbrs[ix(q)] {
                 let c = at.cells[ix(r)];
                 if c != EMPTY && c != OFF {
                     at.libs[ix(at.head[ix(r)])] += 1;
                 }
             }
+            n += 1;
+            q = at.next[ix(q)];
+            if q == head {
+                break;
+            }
         }
+        // The count cannot underflow: these stones were counted when placed.
+        self.stones[color.index()] -= n;
     }
 }
 
@@ -491,9 +553,9 @@ impl Points {
         len: [0; SLOTS],
     };
 
-    /// Joins two chains, relabelling the smaller one.
+    /// Joins two chains, relabelling the smaller one; returns the head of the joined chain.
     #[inline]
-    fn merge(&mut self, a: u16, b: u16) {
+    fn merge(&mut self, a: u16, b: u16) -> u16 {
         let (big, small) = if self.len[ix(a)] >= self.len[ix(b)] {
             (a, b)
         } else {
@@ -510,6 +572,7 @@ impl Points {
         self.next.swap(ix(big), ix(small));
         self.len[ix(big)] += self.len[ix(small)];
         self.libs[ix(big)] += self.libs[ix(small)];
+        big
     }
 }
 

@@ -34,7 +34,7 @@ impl Captures {
 
 impl Captures {
     /// No stone: what nearly every move records.
-    const NONE: Self = Self(Repr::Inline {
+    pub(crate) const NONE: Self = Self(Repr::Inline {
         len: 0,
         points: [Point(0); INLINE],
     });
@@ -56,8 +56,17 @@ impl From<&[Point]> for Captures {
         if points.len() > INLINE {
             return Self(Repr::Heap(points.to_vec()));
         }
+        // A variable-length copy would call `memcpy`; one stone, the common capture, is
+        // written alone.
         let mut inline = [Point(0); INLINE];
-        inline[..points.len()].copy_from_slice(points);
+        match points {
+            [p] => inline[0] = *p,
+            _ => {
+                for (slot, &p) in inline.iter_mut().zip(points) {
+                    *slot = p;
+                }
+            }
+        }
         // The length fits in u8: it is at most INLINE.
         Self(Repr::Inline {
             len: points.len() as u8,

@@ -2,6 +2,7 @@
 
 use crate::board::Probe;
 use crate::ko::{History, position_key};
+use crate::move_list::MoveList;
 use crate::{
     Board, Captures, Color, FreeHandicap, GameResult, GameSetup, HandicapPlacement, Illegal,
     IllegalReason, KoRule, Move, Opening, Point, RulesError, handicap,
@@ -41,13 +42,12 @@ pub struct Game {
     initial: Option<Board>,
     first: Color,
     pub(crate) board: Board,
-    moves: Vec<MoveRecord>,
+    moves: MoveList,
     prisoners: [u32; 2],
     ko: Option<(Point, Color)>,
+    /// Whose turn it is: the opponent of the last mover, `first` before any move.
+    next: Color,
     history: History,
-    /// Where a move's captures are gathered before they go into its record (kept so that
-    /// a move allocates nothing).
-    scratch: Vec<Point>,
     consecutive_passes: u8,
     pub(crate) state: GameState,
     handicap_pending: bool,
@@ -109,11 +109,11 @@ impl Game {
                 .then(|| board.clone()),
             first,
             board,
-            moves: Vec::with_capacity(384),
+            moves: MoveList::new(),
             prisoners: [0; 2],
             ko: None,
+            next: first,
             history: History::new(key),
-            scratch: Vec::with_capacity(32),
             consecutive_passes: 0,
             state: GameState::Playing,
             handicap_pending,
@@ -168,8 +168,8 @@ impl Game {
 
     /// Whose turn it is: the opponent of the last mover.
     #[must_use]
-    pub fn to_move(&self) -> Color {
-        self.moves.last().map_or(self.first, |m| m.color.opponent())
+    pub const fn to_move(&self) -> Color {
+        self.next
     }
 
     /// The moves played, in order (move number `i + 1` at index `i`).
@@ -240,6 +240,7 @@ impl Game {
     }
 
     /// The [`Illegal`] error for `reason`, naming the move and its colour.
+    #[cold]
     const fn refuse(&self, reason: IllegalReason, color: Color, mv: Move) -> Illegal {
         reason.of(color, mv, self.setup.size)
     }
@@ -292,11 +293,10 @@ impl Game {
     /// # Errors
     /// The [`Illegal`] reason; the game is unchanged.
     pub fn play_move(&mut self, color: Color, mv: Move) -> Result<&MoveRecord, Illegal> {
-        let probe = self
-            .check_turn(color)
-            .and_then(|()| self.legal_probe(color, mv))
-            .map_err(|r| self.refuse(r, color, mv))?;
-        Ok(self.apply(color, mv, false, probe))
+        if let Err(reason) = self.check_turn(color) {
+            return Err(self.refuse(reason, color, mv));
+        }
+        self.probe_and_apply(color, mv, false)
     }
 
     /// Plays `mv` for `color` even out of turn (recording a double move, CN2002 17.2);
@@ -305,20 +305,29 @@ impl Game {
     /// # Errors
     /// The [`Illegal`] reason; the game is unchanged.
     pub fn play_as(&mut self, color: Color, mv: Move) -> Result<Vec<Point>, Illegal> {
-        let probe = self
-            .check_open()
-            .and_then(|()| self.legal_probe(color, mv))
-            .map_err(|r| self.refuse(r, color, mv))?;
+        if let Err(reason) = self.check_open() {
+            return Err(self.refuse(reason, color, mv));
+        }
         let out_of_turn = color != self.to_move();
-        Ok(self.apply(color, mv, out_of_turn, probe).captured.to_vec())
+        self.probe_and_apply(color, mv, out_of_turn)
+            .map(|m| m.captured.to_vec())
     }
 
-    /// What the stone of `mv` would capture (`None` for a pass) in a game known to be open,
-    /// or why it is illegal.
-    fn legal_probe(&self, color: Color, mv: Move) -> Result<Option<Probe>, IllegalReason> {
+    /// Checks the legality of `mv` in a game known to be open and plays it if legal. One
+    /// body with the probe and the move, so that what the probe found stays where it is.
+    #[inline(always)]
+    fn probe_and_apply(
+        &mut self,
+        color: Color,
+        mv: Move,
+        out_of_turn: bool,
+    ) -> Result<&MoveRecord, Illegal> {
         match mv {
-            Move::Play(p) => self.probe_stone(color, p).map(Some),
-            Move::Pass => Ok(None),
+            Move::Pass => Ok(self.apply_pass(color, out_of_turn)),
+            Move::Play(p) => match self.probe_stone(color, p) {
+                Ok(probe) => Ok(self.apply_stone(color, p, out_of_turn, &probe)),
+                Err(reason) => Err(self.refuse(reason, color, mv)),
+            },
         }
     }
 
@@ -329,11 +338,12 @@ impl Game {
         if matches!(self.state, GameState::Finished(_)) {
             return None;
         }
-        let mut moves = std::mem::take(&mut self.moves);
-        let last = moves.pop()?;
+        let last = self.moves.pop()?;
+        let mut moves = std::mem::replace(&mut self.moves, MoveList::new());
         self.board = self.initial_board().clone();
         self.prisoners = [0; 2];
         self.ko = None;
+        self.next = self.first;
         self.consecutive_passes = 0;
         self.state = GameState::Playing;
         self.history = History::new(position_key(
@@ -342,8 +352,14 @@ impl Game {
             self.first,
         ));
         self.moves.reserve(moves.len());
-        for m in moves {
-            _ = self.apply(m.color, m.mv, m.out_of_turn, None);
+        for m in moves.drain(..) {
+            _ = match m.mv {
+                Move::Pass => self.apply_pass(m.color, m.out_of_turn),
+                Move::Play(p) => {
+                    let probe = self.board.probe(p, m.color);
+                    self.apply_stone(m.color, p, m.out_of_turn, &probe)
+                }
+            };
             if self.state == GameState::Counting {
                 // A move followed two passes (at least the one undone): play was resumed
                 // there ([`Game::resume`]), and stays open.
@@ -375,7 +391,7 @@ impl Game {
 
     /// Legality of a stone in an open game: art. 2.3 (empty point), art. 5 (suicide),
     /// art. 20.1 (ko), art. 6 (superko, per the game's ko rule).
-    #[inline]
+    #[inline(always)]
     fn probe_stone(&self, color: Color, p: Point) -> Result<Probe, IllegalReason> {
         if !p.is_on(self.setup.size) {
             return Err(IllegalReason::OffBoard);
@@ -391,8 +407,7 @@ impl Game {
             return Err(IllegalReason::Ko);
         }
         if self.setup.ko_rule != KoRule::Simple {
-            let stones = self.board.hash_after(p, color, &probe);
-            let key = position_key(self.setup.ko_rule, stones, color.opponent());
+            let key = position_key(self.setup.ko_rule, probe.hash_after, color.opponent());
             if let Some(n) = self.history.first_occurrence(key) {
                 return Err(IllegalReason::Superko {
                     repeats_game_move: n,
@@ -402,44 +417,56 @@ impl Game {
         Ok(probe)
     }
 
-    /// Applies a move already checked legal. `probe` is the legality probe of its stone,
-    /// when there is one: it already names the chains the stone captures.
-    fn apply(
+    /// Plays a stone already checked legal; `probe` is its legality probe on this position.
+    #[inline(always)]
+    fn apply_stone(
+        &mut self,
+        color: Color,
+        p: Point,
+        out_of_turn: bool,
+        probe: &Probe,
+    ) -> &MoveRecord {
+        let captured = &mut self.moves.scratch;
+        self.consecutive_passes = 0;
+        self.board.play_probed(p, color, probe, captured);
+        if captured.len() > 1 {
+            captured.sort_unstable();
+        }
+        self.ko = None;
+        if let [single] = captured[..]
+            && self.board.is_lone_stone_in_atari(p)
+        {
+            self.ko = Some((single, color.opponent()));
+        }
+        // Counts fit in u32: at most 625 stones per move.
+        self.prisoners[color.index()] += captured.len() as u32;
+        let captured = Captures::from(self.moves.scratch.as_slice());
+        self.moves.scratch.clear();
+        self.record(color, Move::Play(p), out_of_turn, captured)
+    }
+
+    /// Passes (CN2002 art. 2.5).
+    fn apply_pass(&mut self, color: Color, out_of_turn: bool) -> &MoveRecord {
+        self.ko = None;
+        self.consecutive_passes = self.consecutive_passes.saturating_add(1);
+        if self.consecutive_passes >= 2 {
+            self.state = GameState::Counting; // CN2002 art. 7.3: two consecutive passes.
+        }
+        self.record(color, Move::Pass, out_of_turn, Captures::NONE)
+    }
+
+    /// Records a move just applied: the position's key and the move's record.
+    #[inline(always)]
+    fn record(
         &mut self,
         color: Color,
         mv: Move,
         out_of_turn: bool,
-        probe: Option<Probe>,
+        captured: Captures,
     ) -> &MoveRecord {
-        let captured = &mut self.scratch;
-        captured.clear();
-        self.ko = None;
-        match mv {
-            Move::Pass => self.consecutive_passes = self.consecutive_passes.saturating_add(1),
-            Move::Play(p) => {
-                self.consecutive_passes = 0;
-                match probe {
-                    Some(probe) => self.board.play_probed(p, color, &probe, captured),
-                    None => self.board.play_unchecked(p, color, captured),
-                }
-                if captured.len() > 1 {
-                    captured.sort_unstable();
-                }
-                if let [single] = captured[..]
-                    && self.board.is_lone_stone_in_atari(p)
-                {
-                    self.ko = Some((single, color.opponent()));
-                }
-                // Counts fit in u32: at most 625 stones per move.
-                self.prisoners[color.index()] += captured.len() as u32;
-            }
-        }
         let key = position_key(self.setup.ko_rule, self.board.hash(), color.opponent());
         self.history.push(key);
-        if self.consecutive_passes >= 2 {
-            self.state = GameState::Counting; // CN2002 art. 7.3: two consecutive passes.
-        }
-        let captured = Captures::from(self.scratch.as_slice());
+        self.next = color.opponent();
         self.moves.push(MoveRecord {
             color,
             mv,

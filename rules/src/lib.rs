@@ -93,6 +93,7 @@ mod game;
 mod game_end;
 pub mod handicap;
 mod ko;
+mod move_list;
 mod moves;
 mod point;
 mod result;
