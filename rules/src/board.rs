@@ -78,6 +78,14 @@ impl Probe {
     pub(crate) fn captured_heads(&self) -> &[u16] {
         &self.heads[..usize::from(self.n_heads)]
     }
+
+    /// Whether the stone of `color` would stand alone with no empty neighbour. When it
+    /// captures exactly one stone, it is then a single stone whose one liberty is the
+    /// captured point: the ko shape (CN2002 20.1).
+    pub(crate) fn stands_alone_without_liberty(&self, color: Color) -> bool {
+        let me = code(color);
+        self.around.iter().all(|&c| c != EMPTY && c != me)
+    }
 }
 
 /// The per-point arrays, boxed together: one allocation per board.
@@ -194,6 +202,14 @@ impl Board {
         } else {
             None
         }
+    }
+
+    /// Whether `p` holds a stone: [`Board::get`]`(p).is_some()` for any `p` below
+    /// [`SLOTS`] (off-board slots are `OFF`), without its on-board check. For callers that
+    /// have checked `p` against a board size already.
+    #[inline(always)]
+    pub(crate) fn holds_stone(&self, p: Point) -> bool {
+        matches!(self.at().cells[ix(p.0)], BLACK | WHITE)
     }
 
     /// The on-board orthogonal neighbours of `p` (none for an off-board point).
@@ -423,15 +439,6 @@ impl Board {
         }
     }
 
-    /// Whether `p` holds a single-stone chain with exactly one liberty (the ko shape).
-    pub(crate) fn is_lone_stone_in_atari(&self, p: Point) -> bool {
-        if self.get(p).is_none() {
-            return false;
-        }
-        let h = ix(self.at().head[ix(p.0)]);
-        self.at().len[h] == 1 && self.at().libs[h] == 1
-    }
-
     fn sentinel(&self) -> u16 {
         // size.points() <= 625, fits in u16.
         self.size.points() as u16
@@ -492,11 +499,13 @@ impl Board {
     }
 
     /// Takes the chain of `color` headed by `head` off the board and pushes its points onto
-    /// `out`, in one walk of its ring; the hash is left to the caller. A neighbour still in
-    /// the chain gets a liberty back at the chain's own head: harmless, since a head's count
-    /// is read only while a stone stands on it, and a stone placed there writes it anew.
+    /// `out`, in one walk of its ring; the hash is left to the caller. A stone next to the
+    /// chain is either in it or of the other colour, so only the other colour's chains get
+    /// their liberty back.
+    #[inline(always)]
     fn take_off(&mut self, head: u16, color: Color, out: &mut Vec<Point>) {
         let nbrs = self.nbrs;
+        let other = code(color.opponent());
         let at = self.at_mut();
         let mut n = 0;
         let mut q = head;
@@ -504,8 +513,7 @@ impl Board {
             out.push(Point(q));
             at.cells[ix(q)] = EMPTY;
             for r in nbrs[ix(q)] {
-                let c = at.cells[ix(r)];
-                if c != EMPTY && c != OFF {
+                if at.cells[ix(r)] == other {
                     at.libs[ix(at.head[ix(r)])] += 1;
                 }
             }

@@ -396,7 +396,8 @@ impl Game {
         if !p.is_on(self.setup.size) {
             return Err(IllegalReason::OffBoard);
         }
-        if self.board.get(p).is_some() {
+        // `p` is below 625 here, so `holds_stone` reads its own slot.
+        if self.board.holds_stone(p) {
             return Err(IllegalReason::Occupied);
         }
         let probe = self.board.probe(p, color);
@@ -434,7 +435,7 @@ impl Game {
         }
         self.ko = None;
         if let [single] = captured[..]
-            && self.board.is_lone_stone_in_atari(p)
+            && probe.stands_alone_without_liberty(color)
         {
             self.ko = Some((single, color.opponent()));
         }
