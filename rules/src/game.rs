@@ -1,7 +1,7 @@
 //! A game in play: turn order, legality (occupied, suicide, ko, superko), captures, undo.
 
 use crate::board::Probe;
-use crate::ko::{History, position_key};
+use crate::ko::History;
 use crate::move_list::MoveList;
 use crate::{
     Board, Captures, Color, FreeHandicap, GameResult, GameSetup, HandicapPlacement, Illegal,
@@ -102,7 +102,7 @@ impl Game {
         free_handicap: FreeHandicap,
     ) -> Self {
         let handicap_pending = free_handicap == FreeHandicap::Pending;
-        let key = position_key(setup.ko_rule, board.hash(), first);
+        let history = History::new(setup.ko_rule, board.hash(), first);
         Self {
             setup,
             initial: (board.stone_count(Color::Black) + board.stone_count(Color::White) > 0)
@@ -113,7 +113,7 @@ impl Game {
             prisoners: [0; 2],
             ko: None,
             next: first,
-            history: History::new(key),
+            history,
             consecutive_passes: 0,
             state: GameState::Playing,
             handicap_pending,
@@ -346,11 +346,7 @@ impl Game {
         self.next = self.first;
         self.consecutive_passes = 0;
         self.state = GameState::Playing;
-        self.history = History::new(position_key(
-            self.setup.ko_rule,
-            self.board.hash(),
-            self.first,
-        ));
+        self.history = History::new(self.setup.ko_rule, self.board.hash(), self.first);
         self.moves.reserve(moves.len());
         for m in moves.drain(..) {
             _ = match m.mv {
@@ -408,7 +404,7 @@ impl Game {
             return Err(IllegalReason::Ko);
         }
         if self.setup.ko_rule != KoRule::Simple {
-            let key = position_key(self.setup.ko_rule, probe.hash_after, color.opponent());
+            let key = self.history.key(probe.hash_after, color.opponent());
             if let Some(n) = self.history.first_occurrence(key) {
                 return Err(IllegalReason::Superko {
                     repeats_game_move: n,
@@ -465,7 +461,7 @@ impl Game {
         out_of_turn: bool,
         captured: Captures,
     ) -> &MoveRecord {
-        let key = position_key(self.setup.ko_rule, self.board.hash(), color.opponent());
+        let key = self.history.key(self.board.hash(), color.opponent());
         self.history.push(key);
         self.next = color.opponent();
         self.moves.push(MoveRecord {

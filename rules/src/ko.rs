@@ -49,6 +49,9 @@ thread_local! {
 /// Every position key so far, in order, with a filter of the keys seen.
 #[derive(Clone)]
 pub(crate) struct History {
+    /// What [`position_key`] XORs into the stones' hash for each colour to move (Black
+    /// first) under the game's rule: a key is then one XOR.
+    to_move: [u64; 2],
     /// `keys[i]` is the key after move `i` (0 = the start).
     keys: Vec<u64>,
     /// Bit `key % 65536` is set once a key with those low bits has been pushed. Always
@@ -63,7 +66,9 @@ const fn filter_slot(key: u64) -> (usize, u64) {
 }
 
 impl History {
-    pub(crate) fn new(start: u64) -> Self {
+    /// The history of a game under `rule` whose start position has the stones' hash
+    /// `stones_hash`, `first` to move.
+    pub(crate) fn new(rule: KoRule, stones_hash: u64, first: Color) -> Self {
         let spare = SPARE
             .try_with(|spare| spare.try_borrow_mut().ok()?.pop())
             .ok()
@@ -72,11 +77,19 @@ impl History {
         let (keys, filter) =
             spare.unwrap_or_else(|| (Vec::with_capacity(512), Box::new([0; FILTER_WORDS])));
         let mut h = Self {
+            to_move: Color::BOTH.map(|c| position_key(rule, 0, c)),
             keys,
             filter: Some(filter),
         };
-        h.push(start);
+        h.push(h.key(stones_hash, first));
         h
+    }
+
+    /// The key of the position with the stones' hash `stones_hash`, `to_move` to move:
+    /// [`position_key`] under the history's rule.
+    #[inline(always)]
+    pub(crate) fn key(&self, stones_hash: u64, to_move: Color) -> u64 {
+        stones_hash ^ self.to_move[to_move.index()]
     }
 
     #[inline]
@@ -176,9 +189,14 @@ impl std::fmt::Debug for History {
 mod tests {
     use super::*;
 
+    /// A history whose first key is `start` (Black to move: the key is the stones' hash).
+    fn build_history(start: u64) -> History {
+        History::new(KoRule::Situational, start, Color::Black)
+    }
+
     #[test]
     fn first_occurrence_is_the_earliest_and_unseen_keys_are_none() {
-        let mut h = History::new(7);
+        let mut h = build_history(7);
         h.push(7 + FILTER_BITS); // same filter bit as 7, another key
         h.push(99);
         h.push(7);
@@ -192,7 +210,7 @@ mod tests {
 
     #[test]
     fn the_scan_finds_the_earliest_key_in_every_lane_and_in_the_rest() {
-        let mut h = History::new(1_000_000);
+        let mut h = build_history(1_000_000);
         for key in 0..37 {
             h.push(key);
         }
@@ -209,7 +227,7 @@ mod tests {
     fn a_history_made_from_a_dropped_ones_buffers_has_seen_only_its_start() {
         let many: Vec<History> = (0..3 * SPARE_MAX as u64)
             .map(|i| {
-                let mut h = History::new(i);
+                let mut h = build_history(i);
                 for key in 1000..1600_u64 {
                     h.push(key.wrapping_mul(0x9E37_79B9_7F4A_7C15));
                 }
@@ -218,7 +236,7 @@ mod tests {
             .collect();
         drop(many);
         for i in 0..3 * SPARE_MAX as u64 {
-            let h = History::new(u64::MAX);
+            let h = build_history(u64::MAX);
             assert_eq!((h.len(), h.current()), (1, Some(u64::MAX)));
             assert_eq!(h.first_occurrence(i), None);
             // Every bit the dropped histories set is clear: no key is even scanned for.
