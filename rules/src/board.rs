@@ -416,6 +416,12 @@ impl Board {
         at.head[pi] = p.0;
         at.next[pi] = p.0;
         at.len[pi] = 1;
+        if probe.around == [EMPTY; 4] {
+            // Four empty neighbours, as for many moves of an opening: four liberties, no
+            // chain to touch.
+            at.libs[pi] = 4;
+            return;
+        }
         let mut libs = 0;
         for (&c, &h) in probe.around.iter().zip(&probe.around_heads) {
             match c {
