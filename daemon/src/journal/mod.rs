@@ -7,6 +7,7 @@ mod migrations;
 mod packing;
 mod recover;
 mod schema;
+mod wal_folding;
 mod writer;
 
 use std::path::{Path, PathBuf};
@@ -83,6 +84,8 @@ pub struct Journal {
     path: PathBuf,
     writer: Arc<Mutex<Option<JoinHandle<()>>>>,
     status: watch::Receiver<JournalStatus>,
+    /// Folds the WAL into the file off the writer thread; stops with the last handle.
+    _wal_folding: Arc<wal_folding::WalFolding>,
 }
 
 impl Journal {
@@ -123,6 +126,12 @@ impl Journal {
     }
 
     fn start(config: &JournalConfig, conn: rusqlite::Connection) -> Result<Self, JournalError> {
+        // The writer never folds the WAL inside a commit; `wal_folding` does, on its own thread.
+        conn.execute_batch("PRAGMA wal_autocheckpoint=0;")?;
+        let wal_folding = wal_folding::WalFolding::start(&config.path, wal_folding::FOLD_EVERY)
+            .map_err(|err| {
+                JournalError::Sqlite(format!("cannot start the WAL folding thread: {err}"))
+            })?;
         let (requests, receiver) = mpsc::channel();
         let (status_tx, status) = watch::channel(JournalStatus::Accepting);
         let window = config.commit_window.0;
@@ -137,6 +146,7 @@ impl Journal {
             path: config.path.clone(),
             writer: Arc::new(Mutex::new(Some(writer))),
             status,
+            _wal_folding: Arc::new(wal_folding),
         })
     }
 
