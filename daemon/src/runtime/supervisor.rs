@@ -57,8 +57,12 @@ pub(crate) async fn run(
     }
     // Fixed when batches start waiting, so a stream of inputs that need no commit cannot postpone it.
     let mut retry_at = None;
+    // Looked up once: a lookup by name and label costs more than the reading it records.
+    let queue_depth =
+        metrics::gauge!("goban_board_input_queue_depth", "board" => ledger.id().to_string());
     loop {
-        let deadline = ledger.poll_timeout().map(|at| wiring.clock.instant_of(at));
+        let due_ms = ledger.poll_timeout();
+        let deadline = due_ms.map(|at| wiring.clock.alarm_for(at));
         retry_at = match (wiring.unjournaled.len(), retry_at) {
             (0, _) => None,
             (_, None) => Some(tokio::time::Instant::now() + RETRY_EVERY),
@@ -72,12 +76,14 @@ pub(crate) async fn run(
                     let Ok(event) = wiring.events.try_recv() else { break };
                     on_link_event(&mut ledger, &mut health, &wiring, event);
                 }
-                metrics::gauge!("goban_board_input_queue_depth", "board" => ledger.id().to_string())
-                    .set(wiring.events.len() as f64);
+                queue_depth.set(wiring.events.len() as f64);
             }
             Some(msg) = wiring.requests.recv() => on_request(&mut ledger, &wiring, msg).await,
             () = sleep_until(deadline) => {
-                let _ = ledger.handle(wiring.clock.now_ms(), Input::Timeout);
+                // The alarm rings within the millisecond before the deadline: the referee's time
+                // is whole milliseconds, and it is the deadline's.
+                let now = wiring.clock.now_ms().max(due_ms.unwrap_or(0));
+                let _ = ledger.handle(now, Input::Timeout);
             }
             () = sleep_until(retry_at) => {
                 retry_at = None;
