@@ -7,7 +7,7 @@ use crate::handshake::{DeviceInfo, HandshakeTiming, handshake};
 use crate::reconnect::{Backoff, ReconnectPolicy};
 use crate::session::{Session, SessionEnd};
 use crate::stamp::{SystemWallClock, WallClock};
-use crate::stats::LinkStats;
+use crate::stats::{LinkStats, StatsPacing};
 use crate::watchdog::DEFAULT_SILENCE;
 use crate::wire::FrameReader;
 use goban_protocol::{Decoder, DeviceKind, Frame, SeqEvent};
@@ -111,8 +111,13 @@ pub struct LinkConfig {
     pub watchdog_ms: u64,
     /// Reconnect backoff.
     pub reconnect: ReconnectPolicy,
-    /// Milliseconds between `Stats` events (and `$SNAP?` retries while waiting for a SNAP). Default 1000.
+    /// Milliseconds between the link's ticks: counters refreshed in [`LinkHandle::stats`],
+    /// `$SNAP?` retries while waiting for a SNAP. Default 1000.
     pub stats_interval_ms: u64,
+    /// Milliseconds between `Stats` events when only traffic counters (frames, bytes) moved; a
+    /// tick that finds rejected frames, noise, gaps, withheld frames or dropped commands grown
+    /// sends one at once, and so does every connection change. Default 5000.
+    pub stats_event_interval_ms: u64,
     /// Host commands that can wait for the port before new ones are dropped. Default 64.
     pub command_queue: usize,
 }
@@ -125,6 +130,7 @@ impl Default for LinkConfig {
             watchdog_ms: u64::try_from(DEFAULT_SILENCE.as_millis()).unwrap_or(3_000),
             reconnect: ReconnectPolicy::default(),
             stats_interval_ms: 1_000,
+            stats_event_interval_ms: 5_000,
             command_queue: 64,
         }
     }
@@ -149,6 +155,8 @@ pub(crate) struct LinkState {
     /// `false` once every [`LinkHandle`] is dropped: the command queue is then closed for good.
     pub(crate) commands_open: bool,
     pub(crate) stats: watch::Sender<LinkStats>,
+    /// Which periodic ticks send a `Stats` event.
+    pub(crate) stats_pacing: StatsPacing,
     pub(crate) decoder: Decoder,
     pub(crate) clock: Arc<dyn WallClock>,
     pub(crate) cancel: CancellationToken,
@@ -165,9 +173,23 @@ impl LinkState {
     }
 
     /// Publishes the counters to the watch and, without waiting, as an event.
-    pub(crate) fn publish_stats(&self) {
+    pub(crate) fn publish_stats(&mut self) {
         let decoder = self.decoder.stats();
         self.stats.send_modify(|s| s.absorb_decoder(decoder));
+        self.stats_pacing.sent(&self.stats.borrow());
+        self.send_stats_event();
+    }
+
+    /// A periodic tick: the watch always; the event when [`StatsPacing`] says it is due.
+    pub(crate) fn tick_stats(&mut self) {
+        let decoder = self.decoder.stats();
+        self.stats.send_modify(|s| s.absorb_decoder(decoder));
+        if self.stats_pacing.is_due(&self.stats.borrow()) {
+            self.send_stats_event();
+        }
+    }
+
+    fn send_stats_event(&self) {
         // A full event queue skips one Stats event; the watch always has the latest.
         let _ = self
             .events
@@ -201,6 +223,10 @@ pub fn spawn_link_with_clock<C: Connector>(
     let port = connector.label();
     let (cmd_tx, cmd_rx) = mpsc::channel(config.command_queue.max(1));
     let (stats_tx, stats_rx) = watch::channel(LinkStats::new(port.clone()));
+    let stats_pacing = StatsPacing::new(
+        config.stats_interval_ms.max(10),
+        config.stats_event_interval_ms,
+    );
     let state = LinkState {
         port,
         config,
@@ -208,6 +234,7 @@ pub fn spawn_link_with_clock<C: Connector>(
         commands: cmd_rx,
         commands_open: true,
         stats: stats_tx,
+        stats_pacing,
         decoder: Decoder::new(),
         clock,
         cancel,

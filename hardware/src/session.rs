@@ -168,7 +168,7 @@ impl<'a> Session<'a> {
         if self.sync {
             self.send_sync();
         }
-        self.state.publish_stats();
+        self.state.tick_stats();
     }
 
     async fn handle_silence(&mut self) -> Option<SessionEnd> {
