@@ -39,6 +39,9 @@ pub struct Daemon {
 
 /// Start everything `config` describes; returns once the HTTP port is bound.
 pub async fn start(config: Config) -> anyhow::Result<Daemon> {
+    // First: metric handles that boards and links keep are taken from the recorder installed
+    // when they start (HTTP takes the same recorder's handle for /metrics below).
+    let _ = crate::http::install_metrics();
     let journal = Journal::open(&config.journal)
         .with_context(|| format!("opening the journal {}", config.journal.path.display()))?;
     let hub = Hub::new(8192, Arc::new(journal.archive()?));

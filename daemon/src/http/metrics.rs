@@ -47,19 +47,17 @@ pub(crate) fn builder() -> PrometheusBuilder {
 
 /// Middleware counting every request by route template (never the raw path, to bound the label set).
 pub(crate) async fn track_request(
+    State(app): State<Arc<App>>,
     matched: Option<MatchedPath>,
     request: Request,
     next: Next,
 ) -> Response {
-    let route = matched.map_or_else(|| "unmatched".to_owned(), |m| m.as_str().to_owned());
     let method = method_label(request.method());
     let started = Instant::now();
     let response = next.run(request).await;
-    let status = response.status().as_u16().to_string();
-    metrics::histogram!("goban_http_request_duration_seconds", "method" => method, "route" => route.clone())
-        .record(started.elapsed().as_secs_f64());
-    metrics::counter!("goban_http_requests_total", "method" => method, "route" => route, "status" => status)
-        .increment(1);
+    let route = matched.as_ref().map_or("unmatched", MatchedPath::as_str);
+    app.route_meters
+        .record(route, method, response.status().as_u16(), started.elapsed());
     response
 }
 

@@ -13,6 +13,7 @@ mod metrics;
 mod openapi;
 mod pages;
 mod patterns;
+mod route_meters;
 mod routes;
 mod schema;
 mod settings;
@@ -56,6 +57,8 @@ pub(crate) struct App {
     started: std::time::Instant,
     /// The tournament desk (issue 13), when running.
     tournament: Option<Arc<crate::tournament::Desk>>,
+    /// Request metrics by route.
+    route_meters: route_meters::RouteMeters,
 }
 
 impl App {
@@ -145,12 +148,16 @@ fn build(settings: HttpSettings, public: Feed, shutdown: CancellationToken) -> R
         shutdown,
         started: std::time::Instant::now(),
         tournament: settings.tournament,
+        route_meters: route_meters::RouteMeters::default(),
     });
     routes::all()
         .fallback(error::handle_no_route)
         .method_not_allowed_fallback(error::handle_wrong_method)
         .layer(axum::middleware::map_response(error::ensure_json_errors))
-        .layer(axum::middleware::from_fn(metrics::track_request))
+        .layer(axum::middleware::from_fn_with_state(
+            app.clone(),
+            metrics::track_request,
+        ))
         .layer(DefaultBodyLimit::max(settings.body_limit_bytes))
         .layer(cors(&settings.cors_allow_origins))
         .layer(TraceLayer::new_for_http())

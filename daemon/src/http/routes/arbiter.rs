@@ -504,7 +504,7 @@ async fn submit(
     metrics::counter!("goban_http_arbiter_requests_total", "kind" => kind, "outcome" => label)
         .increment(1);
     match outcome {
-        Ok(view) => Ok(FullState(view.full.clone())),
+        Ok(view) => Ok(FullState(view.full())),
         Err(error) => {
             tracing::info!(board, who = who.name(), kind, cause = %error, "arbiter request refused");
             Err(error.into())

@@ -155,7 +155,7 @@ pub(crate) async fn handle_board(
         .feed(&viewer)
         .view(&board)
         .ok_or_else(|| app.missing(&board))?;
-    Ok(FullState(view.full.clone()))
+    Ok(FullState(view.full()))
 }
 
 /// Query of `GET /boards/{board}/moves`.
