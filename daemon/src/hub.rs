@@ -8,7 +8,7 @@
 //! the journal, SSE, MQTT and REST.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, OnceLock, RwLock};
 
 use bytes::Bytes;
 use goban_referee::BoardState;
@@ -110,15 +110,16 @@ fn serialized(value: Result<Payload, serde_json::Error>) -> Payload {
     })
 }
 
-/// One board as of one `seq`: the typed state and its serializations, built once per change of the game.
+/// One board as of one `seq`: the typed state and its serializations, each made at most once.
 #[derive(Debug)]
 pub struct BoardView {
     /// The full state (with `moves`), `seq` set.
     pub state: BoardState,
     /// The live (v2) state without `moves`: the `state` message.
     pub live: Payload,
-    /// The full state as `GET /boards/{board}` serves it.
-    pub full: Payload,
+    /// The full state as `GET /boards/{board}` serves it: serialized on the first request, since
+    /// it holds the whole move list and most views are replaced before anyone asks for them.
+    full: OnceLock<Payload>,
     /// The game so far as SGF, by the rules core's writer (empty before a game).
     pub sgf: Arc<str>,
 }
@@ -135,10 +136,17 @@ impl BoardView {
     pub(crate) fn with_live(state: BoardState, sgf: String, live: Payload) -> Arc<Self> {
         Arc::new(Self {
             live,
-            full: serialized(Payload::json(&state)),
+            full: OnceLock::new(),
             state,
             sgf: Arc::from(sgf),
         })
+    }
+
+    /// The full state (with `moves`) as `GET /boards/{board}` serves it, serialized once.
+    pub fn full(&self) -> Payload {
+        self.full
+            .get_or_init(|| serialized(Payload::json(&self.state)))
+            .clone()
     }
 
     /// A board rebuilt after a restart, as of the last `state` message it published: that

@@ -355,7 +355,7 @@ fn game_record(view: &BoardView, finished_ms: u64) -> GameRecord {
         id: state.game.clone().unwrap_or_default(),
         finished_ms,
         summary: Payload::json(&summary).unwrap_or_default(),
-        state: view.full.clone(),
+        state: view.full(),
         sgf: view.sgf.to_string(),
     }
 }
