@@ -8,7 +8,9 @@ b0..b{N-1}, 19x19, absolute:main=90m); it is used in place, so give it a copy.
 The daemon runs `run` on a generated config (embedded broker, serial ports that
 do not exist) and is polled on GET /health until no board is `recovering` and
 every board is `ready`. Prints the first answer, the time every board was
-served and the daemon's CPU time by then; the daemon is killed afterwards.
+served and the daemon's CPU time by then, then its resident memory (VmRSS)
+with every game held at its move in the journal (late in a game, the
+heaviest a board gets), again after 10 s; the daemon is killed afterwards.
 """
 import json
 import os
@@ -53,6 +55,13 @@ filter = "warn"
     return head + "\n" + "\n".join(tables)
 
 
+def rss_mb(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def cpu_seconds(pid):
     fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -87,7 +96,10 @@ def main():
             ready = [b for b in health["boards"] if b.get("ready", True)]
             if not health.get("recovering") and len(ready) == boards:
                 print(f"{boards} boards: first /health answer {first:.3f} s; "
-                      f"every board served {now:.3f} s; daemon CPU by then {cpu_seconds(daemon.pid):.2f} s")
+                      f"every board served {now:.3f} s; daemon CPU by then {cpu_seconds(daemon.pid):.2f} s; "
+                      f"RSS {rss_mb(daemon.pid):.1f} MB")
+                time.sleep(10)
+                print(f"10 s later: RSS {rss_mb(daemon.pid):.1f} MB")
                 return
             time.sleep(poll)
         print(f"the daemon exited ({daemon.returncode}); see {work}/daemon.log")
