@@ -324,10 +324,17 @@ impl Game {
     ) -> Result<&MoveRecord, Illegal> {
         match mv {
             Move::Pass => Ok(self.apply_pass(color, out_of_turn)),
-            Move::Play(p) => match self.probe_stone(color, p) {
-                Ok(probe) => Ok(self.apply_stone(color, p, out_of_turn, &probe)),
-                Err(reason) => Err(self.refuse(reason, color, mv)),
-            },
+            Move::Play(p) => {
+                // The probe stays a local of this body, not moved through a `Result`.
+                if let Err(reason) = self.check_point(p) {
+                    return Err(self.refuse(reason, color, mv));
+                }
+                let probe = self.board.probe(p, color);
+                if let Err(reason) = self.check_probe(color, p, &probe) {
+                    return Err(self.refuse(reason, color, mv));
+                }
+                Ok(self.apply_stone(color, p, out_of_turn, &probe))
+            }
         }
     }
 
@@ -389,6 +396,15 @@ impl Game {
     /// art. 20.1 (ko), art. 6 (superko, per the game's ko rule).
     #[inline(always)]
     fn probe_stone(&self, color: Color, p: Point) -> Result<Probe, IllegalReason> {
+        self.check_point(p)?;
+        let probe = self.board.probe(p, color);
+        self.check_probe(color, p, &probe)?;
+        Ok(probe)
+    }
+
+    /// The first part of [`Game::probe_stone`]: `p` is on the board and empty.
+    #[inline(always)]
+    fn check_point(&self, p: Point) -> Result<(), IllegalReason> {
         if !p.is_on(self.setup.size) {
             return Err(IllegalReason::OffBoard);
         }
@@ -396,7 +412,12 @@ impl Game {
         if self.board.holds_stone(p) {
             return Err(IllegalReason::Occupied);
         }
-        let probe = self.board.probe(p, color);
+        Ok(())
+    }
+
+    /// The rest of [`Game::probe_stone`], on the probe of `p`: suicide, ko and superko.
+    #[inline(always)]
+    fn check_probe(&self, color: Color, p: Point, probe: &Probe) -> Result<(), IllegalReason> {
         if probe.is_suicide() {
             return Err(IllegalReason::Suicide);
         }
@@ -411,7 +432,7 @@ impl Game {
                 });
             }
         }
-        Ok(probe)
+        Ok(())
     }
 
     /// Plays a stone already checked legal; `probe` is its legality probe on this position.
