@@ -447,6 +447,11 @@ impl Game {
         let captured = &mut self.moves.scratch;
         self.consecutive_passes = 0;
         self.board.play_probed(p, color, probe, captured);
+        if probe.n_heads == 0 {
+            // Nothing captured, as for most moves: no capture list, prisoners or ko to read.
+            self.ko = None;
+            return self.record(color, Move::Play(p), out_of_turn, Captures::NONE);
+        }
         if captured.len() > 1 {
             captured.sort_unstable();
         }
