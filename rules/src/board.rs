@@ -69,6 +69,17 @@ pub(crate) struct Probe {
 }
 
 impl Probe {
+    /// A probe before [`Board::probe_into`] fills it.
+    pub(crate) const BLANK: Self = Self {
+        heads: [NO_CHAIN; 4],
+        n_heads: 0,
+        has_liberty: false,
+        n_stones: 0,
+        around: [OFF; 4],
+        around_heads: [NO_CHAIN; 4],
+        hash_after: 0,
+    };
+
     /// Suicide per CN2002 art. 5: no liberty and nothing captured.
     pub(crate) const fn is_suicide(&self) -> bool {
         !self.has_liberty && self.n_heads == 0
@@ -313,17 +324,18 @@ impl Board {
     /// What a stone of `color` on the empty on-board point `p` would capture.
     #[inline(always)]
     pub(crate) fn probe(&self, p: Point, color: Color) -> Probe {
+        let mut probe = Probe::BLANK;
+        self.probe_into(p, color, &mut probe);
+        probe
+    }
+
+    /// [`Board::probe`] written into `probe` (which must be [`Probe::BLANK`]), so that a
+    /// caller keeps it in its own frame: returned by value, it was copied field by field.
+    #[inline(always)]
+    pub(crate) fn probe_into(&self, p: Point, color: Color, probe: &mut Probe) {
         let me = code(color);
         let at = self.at();
-        let mut probe = Probe {
-            heads: [NO_CHAIN; 4],
-            n_heads: 0,
-            has_liberty: false,
-            n_stones: 0,
-            around: [OFF; 4],
-            around_heads: [NO_CHAIN; 4],
-            hash_after: self.hash ^ zobrist::stone_key(color, p),
-        };
+        probe.hash_after = self.hash ^ zobrist::stone_key(color, p);
         // The head of each neighbouring chain that needs a closer look (heads are unique to
         // a chain), or NO_CHAIN. A chain with more than four pseudo-liberties keeps one
         // whatever this stone takes (it touches at most four), so it is settled at once:
@@ -347,9 +359,8 @@ impl Board {
             }
         }
         if pending {
-            self.probe_short_chains(&heads, color, &mut probe);
+            self.probe_short_chains(&heads, color, probe);
         }
-        probe
     }
 
     /// The rest of [`Board::probe`]: the neighbouring chains with four pseudo-liberties or

@@ -329,7 +329,8 @@ impl Game {
                 if let Err(reason) = self.check_point(p) {
                     return Err(self.refuse(reason, color, mv));
                 }
-                let probe = self.board.probe(p, color);
+                let mut probe = Probe::BLANK;
+                self.board.probe_into(p, color, &mut probe);
                 if let Err(reason) = self.check_probe(color, p, &probe) {
                     return Err(self.refuse(reason, color, mv));
                 }
