@@ -342,21 +342,20 @@ impl Board {
         // most neighbours of most moves are.
         let mut heads = [NO_CHAIN; 4];
         let mut pending = false;
+        // Without branches on the neighbour's content, which the processor cannot predict
+        // (the head and liberties of an empty or off-board slot are read too, as values
+        // that are then not used): they were the most mispredicted branches of a move.
         for (i, &q) in self.nbrs[ix(p.0)].iter().enumerate() {
             let c = at.cells[ix(q)];
             probe.around[i] = c;
-            if c == EMPTY {
-                probe.has_liberty = true;
-            } else if c != OFF {
-                let h = at.head[ix(q)];
-                probe.around_heads[i] = h;
-                if at.libs[ix(h)] > 4 {
-                    probe.has_liberty |= c == me;
-                } else {
-                    heads[i] = h;
-                    pending = true;
-                }
-            }
+            let stone = c == BLACK || c == WHITE;
+            let h = at.head[ix(q)];
+            let short = at.libs[ix(h)] <= 4;
+            probe.around_heads[i] = if stone { h } else { NO_CHAIN };
+            probe.has_liberty |= (c == EMPTY) | ((c == me) & !short);
+            let pending_here = stone & short;
+            heads[i] = if pending_here { h } else { NO_CHAIN };
+            pending |= pending_here;
         }
         if pending {
             self.probe_short_chains(&heads, color, probe);
@@ -433,13 +432,13 @@ impl Board {
             at.libs[pi] = 4;
             return;
         }
+        // Without branches on the neighbours' content (see `probe_into`): a neighbour that is
+        // empty or off the board has the head NO_CHAIN, whose slot (`SLOTS - 1`, above every
+        // point and the sentinel) is scratch that nothing reads, so it takes the decrement.
         let mut libs = 0;
         for (&c, &h) in probe.around.iter().zip(&probe.around_heads) {
-            match c {
-                EMPTY => libs += 1,
-                OFF => {}
-                _ => at.libs[ix(h)] -= 1,
-            }
+            libs += u16::from(c == EMPTY);
+            at.libs[ix(h)] = at.libs[ix(h)].wrapping_sub(1);
         }
         at.libs[pi] = libs;
         // The chain the stone belongs to so far. A neighbour's chain not merged yet still has
