@@ -348,7 +348,7 @@ impl Board {
         for (i, &q) in self.nbrs[ix(p.0)].iter().enumerate() {
             let c = at.cells[ix(q)];
             probe.around[i] = c;
-            let stone = c == BLACK || c == WHITE;
+            let stone = (c == BLACK) | (c == WHITE);
             let h = at.head[ix(q)];
             let short = at.libs[ix(h)] <= 4;
             probe.around_heads[i] = if stone { h } else { NO_CHAIN };
