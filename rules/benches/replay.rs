@@ -5,14 +5,22 @@
 //!
 //! Run: `GOBAN_CORPUS=$PWD/../shared/corpus cargo bench -p goban-rules --bench replay`.
 //! Profile: see `REPLAY_PROFILE` below and `docs/performance.md`.
+//!
+//! The heap: `goban` allocates on every move, goban-rules does not, so with glibc's default
+//! thresholds `goban`'s rate depends on whether the process keeps trimming the top of its
+//! heap and faulting it in again (a 3x swing from one run to the next). The bench therefore
+//! re-executes itself once with the trim and mmap thresholds raised (see `pin_heap`), the
+//! same condition for both engines, and prints the condition and each engine's page faults.
 
 use std::hint::black_box;
+use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput};
 use goban_rules::sgf::read_sgf;
 use goban_rules::{BoardSize, Color, Game, GameSetup, KoRule, Move, Point, Ruleset};
+use nix::sys::resource::{UsageWho, getrusage};
 use nix::time::{ClockId, clock_gettime};
 
 #[path = "../tests/common/sgf_files.rs"]
@@ -154,6 +162,47 @@ fn replay_goban(records: &[Record]) -> usize {
     played
 }
 
+/// glibc's heap thresholds the bench runs under: no trimming below 256 MiB and no `mmap`
+/// for blocks under 32 MiB, so a freed top of the heap is kept and reused, not returned to
+/// the kernel and faulted in again.
+const PINNED_HEAP: &str =
+    "glibc.malloc.trim_threshold=268435456:glibc.malloc.mmap_threshold=33554432";
+
+/// `REPLAY_DEFAULT_HEAP=1` keeps glibc's default thresholds (the condition of the figures
+/// measured before the bench pinned them).
+const DEFAULT_HEAP_VAR: &str = "REPLAY_DEFAULT_HEAP";
+
+/// Re-executes the bench with `PINNED_HEAP` in `GLIBC_TUNABLES` unless it is there already
+/// or `REPLAY_DEFAULT_HEAP` is set (glibc reads its tunables at start-up only, hence the
+/// re-execution; `mallopt` would need `unsafe`). Returns the heap condition to print.
+fn pin_heap() -> String {
+    if std::env::var_os(DEFAULT_HEAP_VAR).is_some() {
+        return format!("glibc default thresholds ({DEFAULT_HEAP_VAR} is set)");
+    }
+    let tunables = std::env::var("GLIBC_TUNABLES").unwrap_or_default();
+    if tunables.contains(PINNED_HEAP) {
+        return format!("GLIBC_TUNABLES={tunables} (no heap trimming, the same for both engines)");
+    }
+    let pinned = if tunables.is_empty() {
+        PINNED_HEAP.to_owned()
+    } else {
+        format!("{tunables}:{PINNED_HEAP}")
+    };
+    let Ok(exe) = std::env::current_exe() else {
+        return "glibc default thresholds (the bench could not find itself to re-execute)".into();
+    };
+    let err = std::process::Command::new(exe)
+        .args(std::env::args_os().skip(1))
+        .env("GLIBC_TUNABLES", pinned)
+        .exec();
+    format!("glibc default thresholds (re-executing with GLIBC_TUNABLES failed: {err})")
+}
+
+/// Minor page faults of this thread so far.
+fn thread_minor_faults() -> i64 {
+    getrusage(UsageWho::RUSAGE_THREAD).map_or(0, |u| u.minor_page_faults())
+}
+
 /// Throughput of one engine on one corpus, in moves per second.
 struct Rate {
     /// Moves over the CPU time of this thread: the cost of the replay itself, whatever else
@@ -161,6 +210,9 @@ struct Rate {
     cpu: f64,
     /// Moves over the wall time of the fastest round: the round least disturbed by others.
     best_wall: f64,
+    /// Minor page faults of the thread per million moves: near zero when the heap is
+    /// pinned, in the millions when `goban` pays for a trimmed heap.
+    faults_per_m: f64,
 }
 
 /// CPU time used by this thread so far.
@@ -170,7 +222,7 @@ fn thread_cpu() -> Duration {
 
 /// The rate of `f` over rounds run for at least `budget` of wall time (three at least).
 fn rate(records: &[Record], budget: Duration, f: fn(&[Record]) -> usize) -> Rate {
-    let (start, cpu_start) = (Instant::now(), thread_cpu());
+    let (start, cpu_start, faults_start) = (Instant::now(), thread_cpu(), thread_minor_faults());
     let (mut moves, mut rounds, mut best_wall) = (0, 0, 0.0_f64);
     while start.elapsed() < budget || rounds < 3 {
         let t = Instant::now();
@@ -182,6 +234,7 @@ fn rate(records: &[Record], budget: Duration, f: fn(&[Record]) -> usize) -> Rate
     Rate {
         cpu: moves as f64 / (thread_cpu() - cpu_start).as_secs_f64(),
         best_wall,
+        faults_per_m: (thread_minor_faults() - faults_start) as f64 * 1e6 / moves as f64,
     }
 }
 
@@ -238,8 +291,10 @@ fn profile(name: &str) {
 
 fn main() {
     if let Ok(name) = std::env::var("REPLAY_PROFILE") {
+        // No re-execution here: under valgrind the new process would run outside the tool.
         return profile(&name);
     }
+    let heap = pin_heap();
     let Some(corpora) = corpora(|_| true) else {
         return;
     };
@@ -264,22 +319,25 @@ fn main() {
         group.finish();
     }
     c.final_summary();
+    println!("heap: {heap}");
     println!(
-        "| corpus | goban-rules moves/s (CPU time / best round) | goban moves/s (CPU / best) | ratio (CPU / best) |"
+        "| corpus | goban-rules moves/s (CPU time / best round) | goban moves/s (CPU / best) | ratio (CPU / best) | minor page faults per M moves (goban-rules / goban) |"
     );
-    println!("| --- | --- | --- | --- |");
+    println!("| --- | --- | --- | --- | --- |");
     for corpus in &corpora {
         let ours = rate(&corpus.records, Duration::from_secs(3), replay_ours);
         let theirs = rate(&corpus.records, Duration::from_secs(3), replay_goban);
         println!(
-            "| {} | {:.2} M / {:.2} M | {:.3} M / {:.3} M | {:.1}x / {:.1}x |",
+            "| {} | {:.2} M / {:.2} M | {:.3} M / {:.3} M | {:.1}x / {:.1}x | {:.0} / {:.0} |",
             corpus.name,
             ours.cpu / 1e6,
             ours.best_wall / 1e6,
             theirs.cpu / 1e6,
             theirs.best_wall / 1e6,
             ours.cpu / theirs.cpu,
-            ours.best_wall / theirs.best_wall
+            ours.best_wall / theirs.best_wall,
+            ours.faults_per_m,
+            theirs.faults_per_m
         );
     }
 }

@@ -69,6 +69,17 @@ pub(crate) struct Probe {
 }
 
 impl Probe {
+    /// A probe before [`Board::probe_into`] fills it.
+    pub(crate) const BLANK: Self = Self {
+        heads: [NO_CHAIN; 4],
+        n_heads: 0,
+        has_liberty: false,
+        n_stones: 0,
+        around: [OFF; 4],
+        around_heads: [NO_CHAIN; 4],
+        hash_after: 0,
+    };
+
     /// Suicide per CN2002 art. 5: no liberty and nothing captured.
     pub(crate) const fn is_suicide(&self) -> bool {
         !self.has_liberty && self.n_heads == 0
@@ -313,43 +324,42 @@ impl Board {
     /// What a stone of `color` on the empty on-board point `p` would capture.
     #[inline(always)]
     pub(crate) fn probe(&self, p: Point, color: Color) -> Probe {
+        let mut probe = Probe::BLANK;
+        self.probe_into(p, color, &mut probe);
+        probe
+    }
+
+    /// [`Board::probe`] written into `probe` (which must be [`Probe::BLANK`]), so that a
+    /// caller keeps it in its own frame: returned by value, it was copied field by field.
+    #[inline(always)]
+    pub(crate) fn probe_into(&self, p: Point, color: Color, probe: &mut Probe) {
         let me = code(color);
         let at = self.at();
-        let mut probe = Probe {
-            heads: [NO_CHAIN; 4],
-            n_heads: 0,
-            has_liberty: false,
-            n_stones: 0,
-            around: [OFF; 4],
-            around_heads: [NO_CHAIN; 4],
-            hash_after: self.hash ^ zobrist::stone_key(color, p),
-        };
+        probe.hash_after = self.hash ^ zobrist::stone_key(color, p);
         // The head of each neighbouring chain that needs a closer look (heads are unique to
         // a chain), or NO_CHAIN. A chain with more than four pseudo-liberties keeps one
         // whatever this stone takes (it touches at most four), so it is settled at once:
         // most neighbours of most moves are.
         let mut heads = [NO_CHAIN; 4];
         let mut pending = false;
+        // Without branches on the neighbour's content, which the processor cannot predict
+        // (the head and liberties of an empty or off-board slot are read too, as values
+        // that are then not used): they were the most mispredicted branches of a move.
         for (i, &q) in self.nbrs[ix(p.0)].iter().enumerate() {
             let c = at.cells[ix(q)];
             probe.around[i] = c;
-            if c == EMPTY {
-                probe.has_liberty = true;
-            } else if c != OFF {
-                let h = at.head[ix(q)];
-                probe.around_heads[i] = h;
-                if at.libs[ix(h)] > 4 {
-                    probe.has_liberty |= c == me;
-                } else {
-                    heads[i] = h;
-                    pending = true;
-                }
-            }
+            let stone = (c == BLACK) | (c == WHITE);
+            let h = at.head[ix(q)];
+            let short = at.libs[ix(h)] <= 4;
+            probe.around_heads[i] = if stone { h } else { NO_CHAIN };
+            probe.has_liberty |= (c == EMPTY) | ((c == me) & !short);
+            let pending_here = stone & short;
+            heads[i] = if pending_here { h } else { NO_CHAIN };
+            pending |= pending_here;
         }
         if pending {
-            self.probe_short_chains(&heads, color, &mut probe);
+            self.probe_short_chains(&heads, color, probe);
         }
-        probe
     }
 
     /// The rest of [`Board::probe`]: the neighbouring chains with four pseudo-liberties or
@@ -422,13 +432,13 @@ impl Board {
             at.libs[pi] = 4;
             return;
         }
+        // Without branches on the neighbours' content (see `probe_into`): a neighbour that is
+        // empty or off the board has the head NO_CHAIN, whose slot (`SLOTS - 1`, above every
+        // point and the sentinel) is scratch that nothing reads, so it takes the decrement.
         let mut libs = 0;
         for (&c, &h) in probe.around.iter().zip(&probe.around_heads) {
-            match c {
-                EMPTY => libs += 1,
-                OFF => {}
-                _ => at.libs[ix(h)] -= 1,
-            }
+            libs += u16::from(c == EMPTY);
+            at.libs[ix(h)] = at.libs[ix(h)].wrapping_sub(1);
         }
         at.libs[pi] = libs;
         // The chain the stone belongs to so far. A neighbour's chain not merged yet still has

@@ -324,10 +324,18 @@ impl Game {
     ) -> Result<&MoveRecord, Illegal> {
         match mv {
             Move::Pass => Ok(self.apply_pass(color, out_of_turn)),
-            Move::Play(p) => match self.probe_stone(color, p) {
-                Ok(probe) => Ok(self.apply_stone(color, p, out_of_turn, &probe)),
-                Err(reason) => Err(self.refuse(reason, color, mv)),
-            },
+            Move::Play(p) => {
+                // The probe stays a local of this body, not moved through a `Result`.
+                if let Err(reason) = self.check_point(p) {
+                    return Err(self.refuse(reason, color, mv));
+                }
+                let mut probe = Probe::BLANK;
+                self.board.probe_into(p, color, &mut probe);
+                if let Err(reason) = self.check_probe(color, p, &probe) {
+                    return Err(self.refuse(reason, color, mv));
+                }
+                Ok(self.apply_stone(color, p, out_of_turn, &probe))
+            }
         }
     }
 
@@ -389,6 +397,15 @@ impl Game {
     /// art. 20.1 (ko), art. 6 (superko, per the game's ko rule).
     #[inline(always)]
     fn probe_stone(&self, color: Color, p: Point) -> Result<Probe, IllegalReason> {
+        self.check_point(p)?;
+        let probe = self.board.probe(p, color);
+        self.check_probe(color, p, &probe)?;
+        Ok(probe)
+    }
+
+    /// The first part of [`Game::probe_stone`]: `p` is on the board and empty.
+    #[inline(always)]
+    fn check_point(&self, p: Point) -> Result<(), IllegalReason> {
         if !p.is_on(self.setup.size) {
             return Err(IllegalReason::OffBoard);
         }
@@ -396,7 +413,12 @@ impl Game {
         if self.board.holds_stone(p) {
             return Err(IllegalReason::Occupied);
         }
-        let probe = self.board.probe(p, color);
+        Ok(())
+    }
+
+    /// The rest of [`Game::probe_stone`], on the probe of `p`: suicide, ko and superko.
+    #[inline(always)]
+    fn check_probe(&self, color: Color, p: Point, probe: &Probe) -> Result<(), IllegalReason> {
         if probe.is_suicide() {
             return Err(IllegalReason::Suicide);
         }
@@ -411,7 +433,7 @@ impl Game {
                 });
             }
         }
-        Ok(probe)
+        Ok(())
     }
 
     /// Plays a stone already checked legal; `probe` is its legality probe on this position.
@@ -426,6 +448,11 @@ impl Game {
         let captured = &mut self.moves.scratch;
         self.consecutive_passes = 0;
         self.board.play_probed(p, color, probe, captured);
+        if probe.n_heads == 0 {
+            // Nothing captured, as for most moves: no capture list, prisoners or ko to read.
+            self.ko = None;
+            return self.record(color, Move::Play(p), out_of_turn, Captures::NONE);
+        }
         if captured.len() > 1 {
             captured.sort_unstable();
         }
