@@ -54,11 +54,8 @@ impl Drop for WalFolding {
 
 fn run(path: &PathBuf, every: Duration, stopped: &Receiver<()>) {
     let mut conn = None;
-    loop {
-        match stopped.recv_timeout(every) {
-            Err(RecvTimeoutError::Timeout) => {}
-            Ok(()) | Err(RecvTimeoutError::Disconnected) => break,
-        }
+    // Nothing is ever sent: the sender dropped is the stop.
+    while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
         if conn.is_none() {
             conn = Connection::open(path)
                 .inspect_err(
