@@ -106,7 +106,10 @@ mod tests {
                 3,
             ),
         ] {
-            assert!(text.contains(&format!("{line} {count}\n")), "{line} {count}:\n{text}");
+            assert!(
+                text.contains(&format!("{line} {count}\n")),
+                "{line} {count}:\n{text}"
+            );
         }
     }
 }
