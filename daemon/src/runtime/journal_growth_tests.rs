@@ -44,13 +44,15 @@ fn t0() -> u64 {
 const MOVES: u64 = 250;
 const THINK_MS: u64 = 20_000;
 
+/// The referee config the daemon builds for `board` from the table `tests/bench/restart_hall.py`
+/// writes, so that a restart of the real binary on the kept journal takes its checkpoints.
 fn build_config(board: &str) -> RefereeConfig {
-    RefereeConfig {
-        board: board.into(),
-        size: 19,
-        time_control: Some("absolute:main=90m".parse().expect("time control")),
-        ..RefereeConfig::default()
-    }
+    let text = format!(
+        "[[board]]\nid = \"{board}\"\nboard_port = \"/absent\"\nsize = 19\n\
+         time_control = \"absolute:main=90m\"\n"
+    );
+    let config = crate::config::parse(&text).expect("the bench's board config");
+    super::engine::referee_config(&config.boards[0], &config.referee)
 }
 
 /// Commit what the ledger holds, as the supervisor does when it is urgent.
