@@ -174,19 +174,23 @@ impl LinkState {
 
     /// Publishes the counters to the watch and, without waiting, as an event.
     pub(crate) fn publish_stats(&mut self) {
-        let decoder = self.decoder.stats();
-        self.stats.send_modify(|s| s.absorb_decoder(decoder));
+        self.refresh_stats();
         self.stats_pacing.sent(&self.stats.borrow());
         self.send_stats_event();
     }
 
     /// A periodic tick: the watch always; the event when [`StatsPacing`] says it is due.
     pub(crate) fn tick_stats(&mut self) {
-        let decoder = self.decoder.stats();
-        self.stats.send_modify(|s| s.absorb_decoder(decoder));
+        self.refresh_stats();
         if self.stats_pacing.is_due(&self.stats.borrow()) {
             self.send_stats_event();
         }
+    }
+
+    /// The watch takes the decoder's counters (it is the authority on bytes, frames, rejections).
+    fn refresh_stats(&self) {
+        let decoder = self.decoder.stats();
+        self.stats.send_modify(|s| s.absorb_decoder(decoder));
     }
 
     fn send_stats_event(&self) {

@@ -62,11 +62,14 @@ impl RouteMeters {
         }
         let mut routes = self.routes.write().unwrap_or_else(|e| e.into_inner());
         let meters = routes.entry(route.into()).or_default();
-        if !meters.iter().any(|m| is_meter(&m)) {
-            meters.push(Meter::new(route, method, status));
-        }
-        if let Some(meter) = meters.iter().find(is_meter) {
-            meter.record(took);
+        // Another request may have added it between the two locks.
+        match meters.iter().find(is_meter) {
+            Some(meter) => meter.record(took),
+            None => {
+                let meter = Meter::new(route, method, status);
+                meter.record(took);
+                meters.push(meter);
+            }
         }
     }
 }
