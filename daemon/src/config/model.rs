@@ -77,6 +77,11 @@ pub struct JournalConfig {
     /// Longest wait to gather more writes into one commit. Default `"0ms"`: commit
     /// at once; writes arriving during a commit join the next one.
     pub commit_window: Span,
+    /// Longest wait of a write nobody is waiting for (a clock reading, a device report)
+    /// for another commit to go along with. Default `"50ms"`: in a hall such writes share
+    /// the commits of moves instead of costing one each; alone, a clock reading is
+    /// published (and shown on the clock) this much later. `"0ms"` commits them at once.
+    pub lazy_window: Span,
     /// How long a finished game's inputs and events are kept once its board started
     /// another game: `"end-of-day"` (default), a duration such as `"2h"`, or `"never"`.
     pub retention: Retention,
@@ -88,6 +93,7 @@ impl Default for JournalConfig {
             path: PathBuf::from("goban-bridge.sqlite"),
             synchronous: Synchronous::Normal,
             commit_window: Span(std::time::Duration::ZERO),
+            lazy_window: Span(std::time::Duration::from_millis(50)),
             retention: Retention::EndOfDay,
         }
     }

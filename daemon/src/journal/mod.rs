@@ -77,6 +77,9 @@ pub enum JournalStatus {
     },
 }
 
+/// The answer to [`Journal::write_lazily`]: `Ok` once the batch is committed.
+pub(crate) type Committed = oneshot::Receiver<Result<(), JournalError>>;
+
 /// Cheap cloneable handle on the journal: writes go to one writer thread, reads use their own connection.
 #[derive(Clone)]
 pub struct Journal {
@@ -134,10 +137,13 @@ impl Journal {
             })?;
         let (requests, receiver) = mpsc::channel();
         let (status_tx, status) = watch::channel(JournalStatus::Accepting);
-        let window = config.commit_window.0;
+        let windows = writer::Windows {
+            commit: config.commit_window.0,
+            lazy: config.lazy_window.0,
+        };
         let writer = std::thread::Builder::new()
             .name("journal-writer".into())
-            .spawn(move || writer::run(conn, receiver, window, &status_tx))
+            .spawn(move || writer::run(conn, receiver, &windows, &status_tx))
             .map_err(|err| {
                 JournalError::Sqlite(format!("cannot start the writer thread: {err}"))
             })?;
@@ -173,6 +179,24 @@ impl Journal {
             .send(writer::Request::Write(Box::new(batch), ack))
             .map_err(|_| JournalError::Closed)?;
         done.await.map_err(|_| JournalError::Closed)?
+    }
+
+    /// Hand `batch` to the writer to commit when another commit takes it along (within the
+    /// writer's lazy window); the answer says when it is committed. For batches nobody is
+    /// waiting for: a clock reading, a device report.
+    pub(crate) fn write_lazily(&self, batch: Batch) -> Result<Committed, JournalError> {
+        let (ack, done) = oneshot::channel();
+        self.requests
+            .send(writer::Request::WriteLazily(Box::new(batch), ack))
+            .map_err(|_| JournalError::Closed)?;
+        Ok(done)
+    }
+
+    /// Commit every batch handed over so far now, without waiting for the answer.
+    pub(crate) fn hurry(&self) {
+        let (ack, _) = oneshot::channel();
+        // A closed journal answers the batches' own acknowledgements with `Closed`.
+        let _ = self.requests.send(writer::Request::Flush(ack));
     }
 
     /// Wait until everything written before is committed.
@@ -259,5 +283,7 @@ impl RecoveryReader {
     }
 }
 
+#[cfg(test)]
+mod lazy_tests;
 #[cfg(test)]
 mod tests;

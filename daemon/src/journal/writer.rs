@@ -1,4 +1,9 @@
 //! The journal's writer thread: gathers batches from every board into one transaction (group commit), then acknowledges them.
+//!
+//! A batch that may wait (a clock reading, a device report: nothing a
+//! viewer is waiting for) is held for up to the lazy window until another
+//! commit takes it along; every other request commits at once, with every
+//! held batch before it. Requests are committed in the order they arrived.
 
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
@@ -10,51 +15,110 @@ use super::batch::{Batch, CheckpointRecord};
 use super::packing::{self, Packer};
 use super::{JournalError, JournalStatus};
 
+/// Most requests in one transaction.
+const MAX_REQUESTS: usize = 256;
+
 /// A request to the writer thread.
 pub(crate) enum Request {
     /// Write this batch; answer once it is committed.
     Write(Box<Batch>, oneshot::Sender<Result<(), JournalError>>),
-    /// Answer once everything sent before is committed.
+    /// Write this batch when another commit takes it along, within the lazy window.
+    WriteLazily(Box<Batch>, oneshot::Sender<Result<(), JournalError>>),
+    /// Answer once everything sent before is committed (held batches included, at once).
     Flush(oneshot::Sender<Result<(), JournalError>>),
 }
 
-/// Runs until every sender is dropped. `window` bounds how long the first
-/// request of a commit waits for company; `status` tells whether the last commit failed.
+/// How long requests wait for company.
+pub(crate) struct Windows {
+    /// The first request of a commit.
+    pub(crate) commit: Duration,
+    /// A batch that may wait, for a commit to go along with.
+    pub(crate) lazy: Duration,
+}
+
+/// Runs until every sender is dropped, then commits what is left. `status` tells whether
+/// the last commit failed.
 pub(crate) fn run(
     mut conn: Connection,
     requests: Receiver<Request>,
-    window: Duration,
+    windows: &Windows,
     status: &watch::Sender<JournalStatus>,
 ) {
     let mut packer = Packer::new();
-    while let Ok(first) = requests.recv() {
-        let mut pending = vec![first];
-        let deadline = Instant::now() + window;
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match requests.recv_timeout(left) {
-                Ok(request) => pending.push(request),
-                Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => break,
+    let mut pending: Vec<Request> = Vec::new();
+    // When the oldest held batch must be committed even without company.
+    let mut held_until: Option<Instant> = None;
+    let mut open = true;
+    while open || !pending.is_empty() {
+        let next = match held_until {
+            _ if !open => Err(RecvTimeoutError::Disconnected),
+            None => requests.recv().map_err(|_| RecvTimeoutError::Disconnected),
+            Some(at) => requests.recv_timeout(at.saturating_duration_since(Instant::now())),
+        };
+        match next {
+            Ok(request @ Request::WriteLazily(..)) => {
+                pending.push(request);
+                held_until.get_or_insert_with(|| Instant::now() + windows.lazy);
+                if pending.len() < MAX_REQUESTS {
+                    continue;
+                }
             }
-            if pending.len() >= 256 {
-                break;
+            Ok(request) => {
+                pending.push(request);
+                gather(&requests, &mut pending, windows.commit);
             }
+            Err(RecvTimeoutError::Timeout) => {}
+            Err(RecvTimeoutError::Disconnected) => open = false,
+        }
+        held_until = None;
+        if pending.is_empty() {
+            continue;
         }
         // Only a commit that wrote something says whether the disk takes writes.
-        let writes = pending
-            .iter()
-            .any(|request| matches!(request, Request::Write(..)));
+        let writes = pending.iter().any(|request| request.batch().is_some());
         let (batches, rows) = pending
             .iter()
-            .fold((0, 0), |(b, r), request| match request {
-                Request::Write(batch, _) => (b + 1, r + batch.inputs.len() + batch.events.len()),
-                Request::Flush(_) => (b, r),
+            .filter_map(Request::batch)
+            .fold((0, 0), |(b, r), batch| {
+                (b + 1, r + batch.inputs.len() + batch.events.len())
             });
         let started = Instant::now();
-        let committed = commit(&mut conn, &mut packer, pending, writes.then_some(status));
+        let committed = commit(
+            &mut conn,
+            &mut packer,
+            std::mem::take(&mut pending),
+            writes.then_some(status),
+        );
         crate::telemetry::journal_commit(started.elapsed(), batches, rows, committed);
     }
     tracing::debug!("journal writer stopped");
+}
+
+/// Adds to `pending` what arrives within `window`, up to [`MAX_REQUESTS`].
+fn gather(requests: &Receiver<Request>, pending: &mut Vec<Request>, window: Duration) {
+    let deadline = Instant::now() + window;
+    while pending.len() < MAX_REQUESTS {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match requests.recv_timeout(left) {
+            Ok(request) => pending.push(request),
+            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => break,
+        }
+    }
+}
+
+impl Request {
+    fn batch(&self) -> Option<&Batch> {
+        match self {
+            Self::Write(batch, _) | Self::WriteLazily(batch, _) => Some(batch),
+            Self::Flush(_) => None,
+        }
+    }
+
+    fn into_ack(self) -> oneshot::Sender<Result<(), JournalError>> {
+        match self {
+            Self::Write(_, ack) | Self::WriteLazily(_, ack) | Self::Flush(ack) => ack,
+        }
+    }
 }
 
 /// Logs the change between accepting and refusing once each way, never once per failed commit.
@@ -104,10 +168,8 @@ fn commit(
         .transaction()
         .map_err(JournalError::from)
         .and_then(|tx| {
-            for request in &pending {
-                if let Request::Write(batch, _) = request {
-                    write_batch(&tx, packer, batch)?;
-                }
+            for batch in pending.iter().filter_map(Request::batch) {
+                write_batch(&tx, packer, batch)?;
             }
             tx.commit().map_err(JournalError::from)
         });
@@ -119,11 +181,8 @@ fn commit(
     }
     let committed = outcome.is_ok();
     for request in pending {
-        let ack = match request {
-            Request::Write(_, ack) | Request::Flush(ack) => ack,
-        };
         // A board that stopped waiting is not the journal's problem.
-        let _ = ack.send(outcome.clone());
+        let _ = request.into_ack().send(outcome.clone());
     }
     committed
 }

@@ -25,7 +25,7 @@ use goban_referee::{
     RefereeConfig,
 };
 
-use super::ledger::Ledger;
+use super::ledger::{Ledger, Urgency};
 use super::recovery::{self, Job};
 use crate::config::{JournalConfig, Span, Synchronous};
 use crate::journal::{Journal, Recovered};
@@ -66,13 +66,13 @@ async fn commit(ledger: &mut Ledger, journal: &Journal) {
 async fn step(ledger: &mut Ledger, journal: &Journal, now: u64, input: Option<Input>) {
     while let Some(due) = ledger.poll_timeout().filter(|&due| due <= now) {
         let _ = ledger.handle(due, Input::Timeout);
-        if ledger.is_urgent() {
+        if ledger.urgency() != Urgency::Idle {
             commit(ledger, journal).await;
         }
     }
     if let Some(input) = input {
         let _ = ledger.handle(now, input);
-        if ledger.is_urgent() {
+        if ledger.urgency() != Urgency::Idle {
             commit(ledger, journal).await;
         }
     }

@@ -28,6 +28,18 @@ pub(crate) enum RecoverError {
     Checkpoint(#[from] CheckpointError),
 }
 
+/// When the pending batch must be committed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Urgency {
+    /// Nothing to publish: inputs that caused nothing visible wait for the next commit.
+    Idle,
+    /// Clock readings, their display, device reports: commit along with the next commit of any
+    /// board, within the journal's lazy window.
+    MayWait,
+    /// A change of the game, an alert, a device command: commit now.
+    Now,
+}
+
 /// What one commit carries: the batch to journal, then what to publish and send.
 pub(crate) struct Sealed {
     /// Journal this first.
@@ -52,6 +64,9 @@ pub(crate) struct Ledger {
     commands: Vec<DeviceCommand>,
     /// Something in the batch must be committed now (messages, commands, epoch changes).
     urgent: bool,
+    /// Something in the batch is to be published, but nobody waits for it: clock readings and
+    /// their display, device reports. It may wait for another commit to go along with.
+    may_wait: bool,
     /// When the next batch carries a referee checkpoint.
     checkpoints: CheckpointPolicy,
 }
@@ -111,6 +126,7 @@ impl Ledger {
             archived,
             commands: Vec::new(),
             urgent: false,
+            may_wait: false,
             checkpoints,
         })
     }
@@ -153,17 +169,22 @@ impl Ledger {
             }
         };
         let (result, outputs) = self.engine.handle(at, input);
+        let only_ticks = outputs.only_ticks();
         // A timeout that only ticked the clock is rebuilt by the next input's deadlines on replay.
-        if !(is_timeout && outputs.only_ticks()) {
+        if !(is_timeout && only_ticks) {
             self.batch.inputs.push(InputRecord { at_ms: at, json });
             self.checkpoints.journaled();
         }
         self.state_due |= outputs.state_changed;
         for (topic, mut event) in outputs.events {
             event.seq = self.take_seq();
-            self.push(topic, at, event.seq, Payload::json(&event));
+            self.push(topic, at, event.seq, Payload::json(&event), only_ticks);
         }
-        self.urgent |= !outputs.commands.is_empty();
+        if only_ticks {
+            self.may_wait |= !outputs.commands.is_empty();
+        } else {
+            self.urgent |= !outputs.commands.is_empty();
+        }
         self.commands.extend(outputs.commands);
         result
     }
@@ -172,13 +193,19 @@ impl Ledger {
     pub(crate) fn push_device(&mut self, mut report: DeviceReport, at_ms: u64) {
         report.seq = self.take_seq();
         let seq = report.seq;
-        self.push(Topic::Device, at_ms, seq, Payload::json(&report));
+        self.push(Topic::Device, at_ms, seq, Payload::json(&report), true);
     }
 
-    /// Whether the pending batch must be committed now; inputs that caused nothing visible may wait
+    /// When the pending batch must be committed; inputs that caused nothing visible may wait
     /// for the next commit (nothing of them was seen, so nothing is lost if they are).
-    pub(crate) fn is_urgent(&self) -> bool {
-        self.urgent || self.state_due
+    pub(crate) fn urgency(&self) -> Urgency {
+        if self.urgent || self.state_due {
+            Urgency::Now
+        } else if self.may_wait {
+            Urgency::MayWait
+        } else {
+            Urgency::Idle
+        }
     }
 
     /// Close the batch: number the state if the game changed, decide archiving; `None` when empty.
@@ -188,6 +215,7 @@ impl Ledger {
             self.push_state();
         }
         self.urgent = false;
+        self.may_wait = false;
         let mut batch = std::mem::replace(&mut self.batch, Batch::new(&self.id, self.epoch));
         let commands = std::mem::take(&mut self.commands);
         if batch.is_empty() {
@@ -256,6 +284,7 @@ impl Ledger {
         at_ms: u64,
         seq: u64,
         payload: Result<Payload, serde_json::Error>,
+        may_wait: bool,
     ) {
         let payload = match payload {
             Ok(payload) => payload,
@@ -264,7 +293,11 @@ impl Ledger {
                 return;
             }
         };
-        self.urgent = true;
+        if may_wait {
+            self.may_wait = true;
+        } else {
+            self.urgent = true;
+        }
         self.batch.events.push(Published {
             board: self.id.clone(),
             seq,

@@ -14,9 +14,12 @@ mod devices;
 mod engine;
 mod game_change;
 mod health;
+mod in_flight;
 #[cfg(test)]
 mod journal_growth_tests;
 mod ledger;
+#[cfg(test)]
+mod ledger_tests;
 mod recovery;
 mod story;
 mod supervisor;
@@ -131,6 +134,7 @@ fn start_board(
         hub: hub.clone(),
         clock: HostClock::system(),
         unjournaled: unjournaled::Unjournaled::default(),
+        in_flight: None,
     };
     let control = Arc::new(BoardHandle::new(id.clone(), request_tx));
     let (done, rebuilt) = oneshot::channel();

@@ -16,7 +16,7 @@ use crate::hub::{Hub, Readiness};
 use crate::journal::{Journal, Recovered};
 use crate::runtime::clock::HostClock;
 use crate::runtime::control::BoardHandle;
-use crate::runtime::ledger::Ledger;
+use crate::runtime::ledger::{Ledger, Urgency};
 use crate::runtime::supervisor::Wiring;
 use crate::runtime::unjournaled::Unjournaled;
 
@@ -41,7 +41,7 @@ async fn commit(ledger: &mut Ledger, journal: &Journal) {
 async fn step(ledger: &mut Ledger, journal: &Journal, now: u64, input: Input) {
     while let Some(due) = ledger.poll_timeout().filter(|&due| due <= now) {
         let _ = ledger.handle(due, Input::Timeout);
-        if ledger.is_urgent() {
+        if ledger.urgency() != Urgency::Idle {
             commit(ledger, journal).await;
         }
     }
@@ -168,6 +168,7 @@ async fn a_board_publishes_nothing_before_it_is_ready_then_continues_its_seq() {
         hub: hub.clone(),
         clock: HostClock::system(),
         unjournaled: Unjournaled::default(),
+        in_flight: None,
     };
     let control = Arc::new(BoardHandle::new(Arc::from("t1"), requests_tx));
     let (job, rebuilt) = build_job("t1");

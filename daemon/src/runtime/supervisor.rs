@@ -12,7 +12,8 @@ use super::clock::HostClock;
 use super::control::ControlMsg;
 use super::devices::{command_frame, inputs_of};
 use super::health::Health;
-use super::ledger::{Ledger, Sealed};
+use super::in_flight::InFlight;
+use super::ledger::{Ledger, Sealed, Urgency};
 use super::unjournaled::{RETRY_EVERY, Unjournaled};
 use crate::hub::{Hub, RequestError};
 use crate::journal::Journal;
@@ -36,6 +37,8 @@ pub(crate) struct Wiring {
     pub(crate) clock: HostClock,
     /// Batches the journal refused, waiting for it in order.
     pub(crate) unjournaled: Unjournaled,
+    /// The batch that may wait, handed to the journal and not yet answered for.
+    pub(crate) in_flight: Option<InFlight>,
 }
 
 /// Run until `cancel`; then journal and publish a final device message.
@@ -53,7 +56,7 @@ pub(crate) async fn run(
             .map(|(port, (_, kinds))| (port.clone(), kinds.clone())),
     );
     if let Some(setup) = autostart.filter(|_| !ledger.has_game()) {
-        let _ = start_game(&mut ledger, &wiring, setup, "autostart".into(), None).await;
+        let _ = start_game(&mut ledger, &mut wiring, setup, "autostart".into(), None).await;
     }
     // Fixed when batches start waiting, so a stream of inputs that need no commit cannot postpone it.
     let mut retry_at = None;
@@ -78,7 +81,12 @@ pub(crate) async fn run(
                 }
                 queue_depth.set(wiring.events.len() as f64);
             }
-            Some(msg) = wiring.requests.recv() => on_request(&mut ledger, &wiring, msg).await,
+            Some(msg) = wiring.requests.recv() => on_request(&mut ledger, &mut wiring, msg).await,
+            answer = answered(&mut wiring.in_flight) => {
+                if let Some(in_flight) = wiring.in_flight.take() {
+                    land(in_flight.into_sealed(), answer, &wiring);
+                }
+            }
             () = sleep_until(deadline) => {
                 // The alarm rings within the millisecond before the deadline: the referee's time
                 // is whole milliseconds, and it is the deadline's.
@@ -87,22 +95,37 @@ pub(crate) async fn run(
             }
             () = sleep_until(retry_at) => {
                 retry_at = None;
-                commit(None, &wiring).await;
+                commit(None, &mut wiring).await;
             }
         }
-        if ledger.is_urgent() {
-            commit(ledger.seal(), &wiring).await;
+        match ledger.urgency() {
+            Urgency::Now => {
+                commit(ledger.seal(), &mut wiring).await;
+            }
+            // One batch out at a time, and none while refused ones wait: order is kept.
+            Urgency::MayWait if wiring.in_flight.is_none() && wiring.unjournaled.len() == 0 => {
+                commit_lazily(ledger.seal(), &mut wiring).await;
+            }
+            Urgency::MayWait | Urgency::Idle => {}
         }
     }
     let report = health.message("stopped");
     ledger.push_device(report, wiring.clock.now_ms());
-    if !commit(ledger.seal(), &wiring).await {
+    if !commit(ledger.seal(), &mut wiring).await {
         tracing::error!(
             batches = wiring.unjournaled.len(),
             "stopping with batches the journal refused; they were never published"
         );
     }
     tracing::info!("board stopped");
+}
+
+/// The journal's answer for the batch out, or never when there is none.
+async fn answered(in_flight: &mut Option<InFlight>) -> Result<(), crate::journal::JournalError> {
+    match in_flight {
+        Some(in_flight) => in_flight.answered().await,
+        None => std::future::pending().await,
+    }
 }
 
 async fn sleep_until(deadline: Option<tokio::time::Instant>) {
@@ -149,7 +172,7 @@ fn port_of(event: &LinkEvent) -> Option<&str> {
     }
 }
 
-async fn on_request(ledger: &mut Ledger, wiring: &Wiring, msg: ControlMsg) {
+async fn on_request(ledger: &mut Ledger, wiring: &mut Wiring, msg: ControlMsg) {
     let ControlMsg { request, reply } = msg;
     tracing::info!(who = %request.by, note = request.note.as_deref().unwrap_or(""), "arbiter request");
     let answer = match request {
@@ -175,7 +198,7 @@ async fn on_request(ledger: &mut Ledger, wiring: &Wiring, msg: ControlMsg) {
 /// Start a game: a fresh referee epoch if this one already held a game, then the journaled command.
 async fn start_game(
     ledger: &mut Ledger,
-    wiring: &Wiring,
+    wiring: &mut Wiring,
     mut setup: GameSetup,
     by: String,
     note: Option<String>,
@@ -215,12 +238,55 @@ fn game_id(now_ms: u64, board: &str, epoch: u64) -> String {
     format!("{}-{board}-{epoch}", date.get(..10).unwrap_or("0000-00-00"))
 }
 
+/// Hand a batch that may wait to the journal; it is published when the journal answers.
+async fn commit_lazily(sealed: Option<Sealed>, wiring: &mut Wiring) {
+    let Some(sealed) = sealed else { return };
+    match InFlight::hand_over(sealed, &wiring.journal) {
+        Ok(in_flight) => wiring.in_flight = Some(in_flight),
+        Err(sealed) => {
+            commit(Some(sealed), wiring).await;
+        }
+    }
+}
+
+/// The batch out: published if the journal committed it, else first in line to wait for it.
+fn land(sealed: Sealed, answer: Result<(), crate::journal::JournalError>, wiring: &Wiring) {
+    match answer {
+        Ok(()) => publish(sealed, wiring),
+        Err(err) => {
+            tracing::debug!(
+                cause = %err,
+                "journal write failed; its messages wait, unpublished, until the journal accepts them"
+            );
+            let mut queue = wiring.unjournaled.take(None);
+            queue.push_front(sealed);
+            set_waiting_gauge(&batch_board(&queue), queue.len());
+            wiring.unjournaled.keep(queue);
+        }
+    }
+}
+
+/// Publish a committed batch's messages, then send its device commands.
+fn publish(sealed: Sealed, wiring: &Wiring) {
+    for event in sealed.batch.events {
+        wiring.hub.publish(event);
+    }
+    for command in &sealed.commands {
+        send_command(wiring, command);
+    }
+}
+
 /// Journal, then publish, then send the device commands; `false` when the journal refused.
 ///
-/// Batches the journal refused earlier go first, in order; a refused batch
-/// stays queued with everything after it, unpublished, until the journal
-/// accepts it (a full disk that gets space again, a file made writable).
-async fn commit(sealed: Option<Sealed>, wiring: &Wiring) -> bool {
+/// The batch out, if any, is answered for first; batches the journal refused
+/// earlier go next, in order; a refused batch stays queued with everything
+/// after it, unpublished, until the journal accepts it (a full disk that gets
+/// space again, a file made writable).
+async fn commit(sealed: Option<Sealed>, wiring: &mut Wiring) -> bool {
+    if let Some(mut in_flight) = wiring.in_flight.take() {
+        let answer = in_flight.answer_now(&wiring.journal).await;
+        land(in_flight.into_sealed(), answer, wiring);
+    }
     let was_waiting = wiring.unjournaled.len() > 0;
     let mut queue = wiring.unjournaled.take(sealed);
     let board = if was_waiting {
@@ -243,12 +309,7 @@ async fn commit(sealed: Option<Sealed>, wiring: &Wiring) -> bool {
             wiring.unjournaled.keep(queue);
             return false;
         }
-        for event in batch.events {
-            wiring.hub.publish(event);
-        }
-        for command in &commands {
-            send_command(wiring, command);
-        }
+        publish(Sealed { batch, commands }, wiring);
     }
     if let Some(board) = board {
         set_waiting_gauge(&board, 0);

@@ -28,6 +28,7 @@ fn build_wiring(journal: Journal) -> Wiring {
         hub: Hub::new(4096, archive),
         clock: HostClock::system(),
         unjournaled: Unjournaled::default(),
+        in_flight: None,
     }
 }
 
@@ -73,7 +74,7 @@ async fn refused_batches_wait_unpublished_and_go_out_in_order_once_the_journal_a
     let mut refused = 0;
     while refused < 4 && seq < 500 {
         seq += 1;
-        if commit(Some(build_sealed(seq)), &wiring).await {
+        if commit(Some(build_sealed(seq)), &mut wiring).await {
             assert_eq!(refused, 0, "a batch went through behind a refused one");
             accepted = seq;
         } else {
@@ -84,18 +85,79 @@ async fn refused_batches_wait_unpublished_and_go_out_in_order_once_the_journal_a
     assert_eq!(published(&mut bus), (1..=accepted).collect::<Vec<_>>());
     assert_eq!(wiring.unjournaled.len(), 4);
     // A retry while still full changes nothing.
-    assert!(!commit(None, &wiring).await);
+    assert!(!commit(None, &mut wiring).await);
     assert!(published(&mut bus).is_empty());
     assert!(wiring.journal.is_refusing());
 
     // Space returns (the same file, without the cap): the waiting moves go out, in order.
     wiring.journal = Journal::open(&config).expect("reopen");
-    assert!(commit(None, &wiring).await);
+    assert!(commit(None, &mut wiring).await);
     assert_eq!(
         published(&mut bus),
         ((accepted + 1)..=seq).collect::<Vec<_>>()
     );
     assert_eq!(wiring.unjournaled.len(), 0);
+    let recovered = wiring.journal.recover("t1").expect("recover");
+    assert_eq!(
+        (recovered.last_seq, recovered.inputs.len() as u64),
+        (seq, seq)
+    );
+}
+
+#[tokio::test]
+async fn a_commit_publishes_the_batch_out_before_its_own() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let mut config = build_config(&dir);
+    // The batch out would wait an hour for company: the commit must hurry it.
+    config.lazy_window = Span(std::time::Duration::from_secs(3_600));
+    let mut wiring = build_wiring(Journal::open(&config).expect("open"));
+    let mut bus = wiring.hub.subscribe();
+
+    commit_lazily(Some(build_sealed(1)), &mut wiring).await;
+    assert!(wiring.in_flight.is_some(), "the batch was not handed over");
+    assert!(published(&mut bus).is_empty(), "published before committed");
+    assert!(commit(Some(build_sealed(2)), &mut wiring).await);
+    assert_eq!(published(&mut bus), [1, 2]);
+    assert!(wiring.in_flight.is_none());
+}
+
+#[tokio::test]
+async fn a_refused_batch_that_may_wait_goes_out_first_once_the_journal_accepts() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = build_config(&dir);
+    let full = Journal::open_nearly_full(&config, 8).await;
+    let mut wiring = build_wiring(full);
+    let mut bus = wiring.hub.subscribe();
+
+    // Hand batches over one at a time until the journal refuses one.
+    let mut seq = 0;
+    let accepted = loop {
+        seq += 1;
+        assert!(seq < 500, "the capped journal never filled up");
+        commit_lazily(Some(build_sealed(seq)), &mut wiring).await;
+        let mut in_flight = wiring.in_flight.take().expect("handed over");
+        let answer = in_flight.answer_now(&wiring.journal).await;
+        let refused = answer.is_err();
+        land(in_flight.into_sealed(), answer, &wiring);
+        if refused {
+            break seq - 1;
+        }
+    };
+    assert_eq!(published(&mut bus), (1..=accepted).collect::<Vec<_>>());
+    assert_eq!(wiring.unjournaled.len(), 1);
+    // A move after it waits behind it.
+    seq += 1;
+    assert!(!commit(Some(build_sealed(seq)), &mut wiring).await);
+    assert!(published(&mut bus).is_empty());
+    assert_eq!(wiring.unjournaled.len(), 2);
+
+    // Space returns: both go out, in order.
+    wiring.journal = Journal::open(&config).expect("reopen");
+    assert!(commit(None, &mut wiring).await);
+    assert_eq!(
+        published(&mut bus),
+        ((accepted + 1)..=seq).collect::<Vec<_>>()
+    );
     let recovered = wiring.journal.recover("t1").expect("recover");
     assert_eq!(
         (recovered.last_seq, recovered.inputs.len() as u64),
