@@ -32,6 +32,13 @@ const fn ix(q: u16) -> usize {
     q as usize & (SLOTS - 1)
 }
 
+/// `a` if `cond`, else `b`, as a select (`cmov`), not a branch: a plain `if` on a
+/// neighbour's content was compiled as a branch, mispredicted a third of the time.
+#[inline(always)]
+fn select(cond: bool, a: u16, b: u16) -> u16 {
+    std::hint::select_unpredictable(cond, a, b)
+}
+
 pub(crate) const fn code(color: Color) -> u8 {
     match color {
         Color::Black => BLACK,
@@ -48,11 +55,13 @@ const fn color_of(code: u8) -> Option<Color> {
 }
 
 /// What placing a stone would do, computed without changing the board. Playing the stone
-/// ([`Board::play_probed`]) reuses what the probe read: the neighbours, their chains and
-/// the hash after the move, so none of it is looked up or hashed twice.
+/// ([`Board::play_probed`]) reuses what the probe read: the neighbours' chains, the mover's
+/// chains the stone joins, the chains it captures and the hash after the move, so none of it
+/// is looked up or hashed twice.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Probe {
-    /// Heads of the opponent chains that would be captured (at most four).
+    /// Heads of the opponent chains that would be captured, each once: the first
+    /// `n_heads` entries (the others are scratch).
     pub(crate) heads: [u16; 4],
     /// How many entries of `heads` are used.
     pub(crate) n_heads: u8,
@@ -60,8 +69,12 @@ pub(crate) struct Probe {
     pub(crate) has_liberty: bool,
     /// Stones those chains hold in all.
     pub(crate) n_stones: u16,
-    /// The four neighbours' cells, in the neighbour table's order.
-    around: [u8; 4],
+    /// Heads of the mover's chains next to the point, each once: the first `n_own` entries.
+    own: [u16; 4],
+    /// How many entries of `own` are used.
+    n_own: u8,
+    /// Empty neighbours: the new stone's own pseudo-liberties.
+    n_empty: u8,
     /// The chain head of each neighbour holding a stone, [`NO_CHAIN`] for the others.
     around_heads: [u16; 4],
     /// The zobrist hash of the stones after the move, captures removed.
@@ -75,7 +88,9 @@ impl Probe {
         n_heads: 0,
         has_liberty: false,
         n_stones: 0,
-        around: [OFF; 4],
+        own: [NO_CHAIN; 4],
+        n_own: 0,
+        n_empty: 0,
         around_heads: [NO_CHAIN; 4],
         hash_after: 0,
     };
@@ -90,12 +105,11 @@ impl Probe {
         &self.heads[..usize::from(self.n_heads)]
     }
 
-    /// Whether the stone of `color` would stand alone with no empty neighbour. When it
-    /// captures exactly one stone, it is then a single stone whose one liberty is the
-    /// captured point: the ko shape (CN2002 20.1).
-    pub(crate) fn stands_alone_without_liberty(&self, color: Color) -> bool {
-        let me = code(color);
-        self.around.iter().all(|&c| c != EMPTY && c != me)
+    /// Whether the stone would stand alone with no empty neighbour. When it captures
+    /// exactly one stone, it is then a single stone whose one liberty is the captured
+    /// point: the ko shape (CN2002 20.1).
+    pub(crate) const fn stands_alone_without_liberty(&self) -> bool {
+        self.n_empty == 0 && self.n_own == 0
     }
 }
 
@@ -331,63 +345,75 @@ impl Board {
 
     /// [`Board::probe`] written into `probe` (which must be [`Probe::BLANK`]), so that a
     /// caller keeps it in its own frame: returned by value, it was copied field by field.
+    ///
+    /// Without a branch on the neighbours' content, which the processor cannot predict (it
+    /// was most of the mispredicted branches of a move, see `docs/performance.md`): every
+    /// neighbour is read, classified with `&`, `|` and selects, and the chains it touches are
+    /// told apart by comparing their heads pairwise. A neighbouring chain loses as many
+    /// pseudo-liberties as it has stones next to the point; it then has no liberty left
+    /// exactly when its count equals that number (a pseudo-liberty count is zero exactly when
+    /// the chain has no liberty). The only branch left is on a capture, which is rare.
     #[inline(always)]
     pub(crate) fn probe_into(&self, p: Point, color: Color, probe: &mut Probe) {
         let me = code(color);
+        let them = me ^ (BLACK | WHITE);
         let at = self.at();
-        probe.hash_after = self.hash ^ zobrist::stone_key(color, p);
-        // The head of each neighbouring chain that needs a closer look (heads are unique to
-        // a chain), or NO_CHAIN. A chain with more than four pseudo-liberties keeps one
-        // whatever this stone takes (it touches at most four), so it is settled at once:
-        // most neighbours of most moves are.
-        let mut heads = [NO_CHAIN; 4];
-        let mut pending = false;
-        // Without branches on the neighbour's content, which the processor cannot predict
-        // (the head and liberties of an empty or off-board slot are read too, as values
-        // that are then not used): they were the most mispredicted branches of a move.
-        for (i, &q) in self.nbrs[ix(p.0)].iter().enumerate() {
-            let c = at.cells[ix(q)];
-            probe.around[i] = c;
+        let around = self.nbrs[ix(p.0)];
+        let cells = around.map(|q| at.cells[ix(q)]);
+        // The head of each neighbouring stone's chain; NO_CHAIN (a scratch slot) for an empty
+        // or off-board neighbour, whose head slot holds whatever an earlier stone left there.
+        let heads: [u16; 4] = std::array::from_fn(|i| {
+            let c = cells[i];
             let stone = (c == BLACK) | (c == WHITE);
-            let h = at.head[ix(q)];
-            let short = at.libs[ix(h)] <= 4;
-            probe.around_heads[i] = if stone { h } else { NO_CHAIN };
-            probe.has_liberty |= (c == EMPTY) | ((c == me) & !short);
-            let pending_here = stone & short;
-            heads[i] = if pending_here { h } else { NO_CHAIN };
-            pending |= pending_here;
+            select(stone, at.head[ix(around[i])], NO_CHAIN)
+        });
+        let [h0, h1, h2, h3] = heads;
+        let (e01, e02, e03) = (h0 == h1, h0 == h2, h0 == h3);
+        let (e12, e13, e23) = (h1 == h2, h1 == h3, h2 == h3);
+        // How many of the four neighbours are in each one's chain (the pseudo-liberties the
+        // stone takes from it), and whether the neighbour is the first one in its chain.
+        let touching = [
+            1 + u16::from(e01) + u16::from(e02) + u16::from(e03),
+            1 + u16::from(e01) + u16::from(e12) + u16::from(e13),
+            1 + u16::from(e02) + u16::from(e12) + u16::from(e23),
+            1 + u16::from(e03) + u16::from(e13) + u16::from(e23),
+        ];
+        let first = [true, !e01, !(e02 | e12), !(e03 | e13 | e23)];
+        let (mut has_liberty, mut n_empty, mut n_heads, mut n_own) = (false, 0, 0, 0);
+        for i in 0..4 {
+            let (c, h) = (cells[i], heads[i]);
+            let libs = at.libs[ix(h)];
+            let (empty, own) = (c == EMPTY, c == me);
+            has_liberty |= empty | (own & (libs > touching[i]));
+            n_empty += u8::from(empty);
+            // Compacted without a branch: the slot is written always, and kept by counting it.
+            probe.heads[usize::from(n_heads) & 3] = h;
+            n_heads += u8::from((c == them) & first[i] & (libs == touching[i]));
+            probe.own[usize::from(n_own) & 3] = h;
+            n_own += u8::from(own & first[i]);
         }
-        if pending {
-            self.probe_short_chains(&heads, color, probe);
+        probe.has_liberty = has_liberty;
+        probe.n_empty = n_empty;
+        probe.n_own = n_own;
+        probe.n_heads = n_heads;
+        probe.around_heads = heads;
+        probe.hash_after = self.hash ^ zobrist::stone_key(color, p);
+        if n_heads > 0 {
+            self.probe_captures(color.opponent(), probe);
         }
     }
 
-    /// The rest of [`Board::probe`]: the neighbouring chains with four pseudo-liberties or
-    /// fewer (`heads`, [`NO_CHAIN`] elsewhere), which the stone may capture or leave
-    /// without liberty.
+    /// The rest of [`Board::probe`] for a stone that captures: the stones it takes and the
+    /// hash without them.
     #[inline(always)]
-    fn probe_short_chains(&self, heads: &[u16; 4], color: Color, probe: &mut Probe) {
-        let me = code(color);
-        let them = color.opponent();
+    fn probe_captures(&self, them: Color, probe: &mut Probe) {
         let at = self.at();
-        for i in 0..4 {
-            let h = heads[i];
-            if h == NO_CHAIN || heads[..i].contains(&h) {
-                continue; // no chain, or one already looked at through an earlier neighbour
-            }
-            // Pseudo-liberties the new stone would take from this chain.
-            let adjacent = heads[i..].iter().filter(|&&x| x == h).count();
-            let libs = usize::from(at.libs[ix(h)]);
-            if at.cells[ix(h)] == me {
-                probe.has_liberty |= libs > adjacent;
-            } else if libs == adjacent {
-                probe.heads[usize::from(probe.n_heads) & 3] = h;
-                probe.n_heads += 1;
-                probe.n_stones += at.len[ix(h)];
-                self.for_each_in_chain(h, |q| {
-                    probe.hash_after ^= zobrist::stone_key(them, Point(q));
-                });
-            }
+        for i in 0..usize::from(probe.n_heads) & 7 {
+            let h = probe.heads[i & 3];
+            probe.n_stones += at.len[ix(h)];
+            self.for_each_in_chain(h, |q| {
+                probe.hash_after ^= zobrist::stone_key(them, Point(q));
+            });
         }
     }
 
@@ -423,35 +449,38 @@ impl Board {
         let pi = ix(p.0);
         let at = self.at_mut();
         at.cells[pi] = me;
-        at.head[pi] = p.0;
-        at.next[pi] = p.0;
-        at.len[pi] = 1;
-        if probe.around == [EMPTY; 4] {
-            // Four empty neighbours, as for many moves of an opening: four liberties, no
-            // chain to touch.
-            at.libs[pi] = 4;
-            return;
-        }
-        // Without branches on the neighbours' content (see `probe_into`): a neighbour that is
-        // empty or off the board has the head NO_CHAIN, whose slot (`SLOTS - 1`, above every
-        // point and the sentinel) is scratch that nothing reads, so it takes the decrement.
-        let mut libs = 0;
-        for (&c, &h) in probe.around.iter().zip(&probe.around_heads) {
-            libs += u16::from(c == EMPTY);
+        // Every neighbouring chain loses a pseudo-liberty per stone next to `p`; an empty or
+        // off-board neighbour has the head NO_CHAIN, whose slot (`SLOTS - 1`, above every
+        // point and the sentinel) is scratch that nothing reads as a count, so it takes the
+        // decrement without a branch.
+        for h in probe.around_heads {
             at.libs[ix(h)] = at.libs[ix(h)].wrapping_sub(1);
         }
-        at.libs[pi] = libs;
-        // The chain the stone belongs to so far. A neighbour's chain not merged yet still has
-        // its head from the probe; one merged already has `cur` as its head now.
-        let mut cur = p.0;
-        for (&c, &h) in probe.around.iter().zip(&probe.around_heads) {
-            if c == me && at.head[ix(h)] != cur {
+        // The stone joins the first of the mover's chains around it, or stands as a chain of
+        // its own (`t == p`), in one sequence without a branch: with `t == p` the ring splice
+        // reads back the `next` just written, and the length and count start from 0.
+        let t = select(probe.n_own == 0, p.0, probe.own[0]);
+        at.head[pi] = t;
+        at.next[pi] = p.0;
+        at.len[pi] = 0;
+        at.libs[pi] = 0;
+        let after = at.next[ix(t)];
+        at.next[pi] = after;
+        at.next[ix(t)] = p.0;
+        at.len[ix(t)] += 1;
+        at.libs[ix(t)] += u16::from(probe.n_empty);
+        if probe.n_own > 1 {
+            // The stone joins two chains or more (a few moves in a hundred).
+            let mut cur = t;
+            for &h in &probe.own[1..usize::from(probe.n_own).min(4)] {
                 cur = at.merge(cur, h);
             }
         }
-        let them = color.opponent();
-        for &head in probe.captured_heads() {
-            self.take_off(head, them, captured);
+        if probe.n_heads > 0 {
+            let them = color.opponent();
+            for i in 0..usize::from(probe.n_heads) & 7 {
+                self.take_off(probe.heads[i & 3], them, captured);
+            }
         }
     }
 
@@ -529,9 +558,10 @@ impl Board {
             out.push(Point(q));
             at.cells[ix(q)] = EMPTY;
             for r in nbrs[ix(q)] {
-                if at.cells[ix(r)] == other {
-                    at.libs[ix(at.head[ix(r)])] += 1;
-                }
+                // Without a branch: a neighbour not of `other` gives the scratch slot its
+                // liberty (see `play_probed`).
+                let h = select(at.cells[ix(r)] == other, at.head[ix(r)], NO_CHAIN);
+                at.libs[ix(h)] = at.libs[ix(h)].wrapping_add(1);
             }
             n += 1;
             q = at.next[ix(q)];
