@@ -1,10 +1,12 @@
 //! The stones on the board, kept as chains with pseudo-liberty counts and a zobrist hash.
 //!
 //! Captures follow CN2002 art. 3-4: after a stone is placed, the opponent's chains left
-//! without liberties are removed. Each chain is a ring of points (`next`) with a head
-//! (`head`); the head stores the chain's length and its pseudo-liberties (the number of
-//! stone/empty adjacencies, which is zero exactly when the chain has no liberty). A move
-//! costs a handful of array writes; nothing is copied and nothing is allocated.
+//! without liberties are removed. Each chain is a ring of points (`next`) with a head;
+//! every point keeps its chain's id (`head`: the head's index with the colour's bit, or the
+//! id of an empty or off-board point), and the head stores the chain's length and its
+//! pseudo-liberties (the number of stone/empty adjacencies, which is zero exactly when the
+//! chain has no liberty). A move costs a handful of array writes; nothing is copied and
+//! nothing is allocated.
 //!
 //! The per-point arrays have a fixed power-of-two length ([`SLOTS`]) and every index is
 //! masked with `SLOTS - 1` ([`ix`]): the compiler then knows each access is in bounds and
@@ -69,14 +71,16 @@ pub(crate) struct Probe {
     pub(crate) has_liberty: bool,
     /// Stones those chains hold in all.
     pub(crate) n_stones: u16,
-    /// Heads of the mover's chains next to the point, each once: the first `n_own` entries.
-    own: [u16; 4],
-    /// How many entries of `own` are used.
-    n_own: u8,
+    /// The chain id of each neighbour (`Points::head`): one 16-bit lane per neighbour, in
+    /// the neighbour table's order. An empty or off-board neighbour's is on the scratch slot.
+    around: u64,
+    /// Bit 0 of a lane set: that neighbour is the mover's and the first of its chain.
+    own_first: u64,
+    /// The chain the stone joins: the first of the mover's chains around it, or the stone's
+    /// own point when there is none.
+    join: u16,
     /// Empty neighbours: the new stone's own pseudo-liberties.
-    n_empty: u8,
-    /// The chain head of each neighbour holding a stone, [`NO_CHAIN`] for the others.
-    around_heads: [u16; 4],
+    n_empty: u16,
     /// The zobrist hash of the stones after the move, captures removed.
     pub(crate) hash_after: u64,
 }
@@ -88,10 +92,10 @@ impl Probe {
         n_heads: 0,
         has_liberty: false,
         n_stones: 0,
-        own: [NO_CHAIN; 4],
-        n_own: 0,
+        around: NO_CHAIN_LANE * LO,
+        own_first: 0,
+        join: NO_CHAIN,
         n_empty: 0,
-        around_heads: [NO_CHAIN; 4],
         hash_after: 0,
     };
 
@@ -109,7 +113,7 @@ impl Probe {
     /// exactly one stone, it is then a single stone whose one liberty is the captured
     /// point: the ko shape (CN2002 20.1).
     pub(crate) const fn stands_alone_without_liberty(&self) -> bool {
-        self.n_empty == 0 && self.n_own == 0
+        self.n_empty == 0 && self.own_first == 0
     }
 }
 
@@ -118,7 +122,9 @@ impl Probe {
 struct Points {
     /// Point states; the sentinel at index `size * size` and every slot after it are `OFF`.
     cells: [u8; SLOTS],
-    /// The chain head of each stone.
+    /// The chain of each point, as a [`chain_id`]: the chain head with the colour's bit, so
+    /// that one read tells the probe what a neighbour holds; [`EMPTY_ID`] for an empty point
+    /// and [`OFF_ID`] off the board, both on the scratch slot once masked ([`ix`]).
     head: [u16; SLOTS],
     /// The next stone of the chain's ring.
     next: [u16; SLOTS],
@@ -164,8 +170,9 @@ impl Board {
     #[must_use]
     pub fn new(size: BoardSize) -> Self {
         // The arrays of a board dropped earlier on this thread when there is one: only its
-        // cells need resetting (the chain arrays are read at stones only, and every stone
-        // writes them when it is placed). A new game then copies no 9 KB template.
+        // cells and chain ids need resetting (the other chain arrays are read at stones only,
+        // and every stone writes them when it is placed). A new game then copies no 9 KB
+        // template.
         let spare = SPARE
             .try_with(|spare| spare.try_borrow_mut().ok()?.pop())
             .ok()
@@ -173,11 +180,13 @@ impl Board {
         let mut at = match spare {
             Some(mut at) => {
                 at.cells.fill(OFF);
+                at.head.fill(OFF_ID);
                 at
             }
             None => Box::new(Points::OFF_BOARD),
         };
         at.cells[..size.points()].fill(EMPTY);
+        at.head[..size.points()].fill(EMPTY_ID);
         Self {
             size,
             nbrs: neighbour_table(size),
@@ -347,74 +356,74 @@ impl Board {
     /// caller keeps it in its own frame: returned by value, it was copied field by field.
     ///
     /// Without a branch on the neighbours' content, which the processor cannot predict (it
-    /// was most of the mispredicted branches of a move, see `docs/performance.md`): every
-    /// neighbour is read, classified with `&`, `|` and selects, and the chains it touches are
-    /// told apart by comparing their heads pairwise. A neighbouring chain loses as many
-    /// pseudo-liberties as it has stones next to the point; it then has no liberty left
-    /// exactly when its count equals that number (a pseudo-liberty count is zero exactly when
-    /// the chain has no liberty). The only branch left is on a capture, which is rare.
+    /// was most of the mispredicted branches of a move, see `docs/performance.md`), and four
+    /// neighbours at a time: each neighbour's chain id (which says empty, off the board or
+    /// whose chain) and its chain's pseudo-liberty count are one 16-bit lane of a `u64`
+    /// ([`lanes`]), and the tests are lane-wise arithmetic. The chains are told apart by
+    /// comparing the ids with the ids rotated by one, two and three lanes. A neighbouring chain loses as many pseudo-liberties as it has stones next
+    /// to the point; it then has no liberty left exactly when its count equals that number (a
+    /// pseudo-liberty count is zero exactly when the chain has no liberty). The only branch
+    /// left is on a capture, which is rare.
     #[inline(always)]
     pub(crate) fn probe_into(&self, p: Point, color: Color, probe: &mut Probe) {
-        let me = code(color);
-        let them = me ^ (BLACK | WHITE);
         let at = self.at();
         let around = self.nbrs[ix(p.0)];
-        let cells = around.map(|q| at.cells[ix(q)]);
-        // The head of each neighbouring stone's chain; NO_CHAIN (a scratch slot) for an empty
-        // or off-board neighbour, whose head slot holds whatever an earlier stone left there.
-        let heads: [u16; 4] = std::array::from_fn(|i| {
-            let c = cells[i];
-            let stone = (c == BLACK) | (c == WHITE);
-            select(stone, at.head[ix(around[i])], NO_CHAIN)
-        });
-        let [h0, h1, h2, h3] = heads;
-        let (e01, e02, e03) = (h0 == h1, h0 == h2, h0 == h3);
-        let (e12, e13, e23) = (h1 == h2, h1 == h3, h2 == h3);
-        // How many of the four neighbours are in each one's chain (the pseudo-liberties the
-        // stone takes from it), and whether the neighbour is the first one in its chain.
-        let touching = [
-            1 + u16::from(e01) + u16::from(e02) + u16::from(e03),
-            1 + u16::from(e01) + u16::from(e12) + u16::from(e13),
-            1 + u16::from(e02) + u16::from(e12) + u16::from(e23),
-            1 + u16::from(e03) + u16::from(e13) + u16::from(e23),
-        ];
-        let first = [true, !e01, !(e02 | e12), !(e03 | e13 | e23)];
-        let (mut has_liberty, mut n_empty, mut n_heads, mut n_own) = (false, 0, 0, 0);
-        for i in 0..4 {
-            let (c, h) = (cells[i], heads[i]);
-            let libs = at.libs[ix(h)];
-            let (empty, own) = (c == EMPTY, c == me);
-            has_liberty |= empty | (own & (libs > touching[i]));
-            n_empty += u8::from(empty);
-            // Compacted without a branch: the slot is written always, and kept by counting it.
-            probe.heads[usize::from(n_heads) & 3] = h;
-            n_heads += u8::from((c == them) & first[i] & (libs == touching[i]));
-            probe.own[usize::from(n_own) & 3] = h;
-            n_own += u8::from(own & first[i]);
-        }
-        probe.has_liberty = has_liberty;
-        probe.n_empty = n_empty;
-        probe.n_own = n_own;
-        probe.n_heads = n_heads;
-        probe.around_heads = heads;
+        // Each neighbour's chain id: its chain head and colour bit, or EMPTY_ID / OFF_ID.
+        let heads = lanes(around.map(|q| at.head[ix(q)]));
+        let empty = is_zero(heads ^ (u64::from(EMPTY_ID) * LO));
+        let own = (heads >> colour_bit(code(color))) & LO;
+        let theirs = (heads >> colour_bit(code(color.opponent()))) & LO;
+        // The pseudo-liberties of each lane's chain (the scratch slot's for an empty or
+        // off-board neighbour, masked below 0x8000 so that the lane-wise arithmetic below
+        // cannot carry).
+        let libs = lanes(std::array::from_fn(|i| at.libs[ix(lane(heads, i))])) & LOW15;
+        // Bit 0 of lane i: the neighbour i + 1, i + 2, i + 3 (mod 4) is in the same chain.
+        let same1 = is_zero(heads ^ heads.rotate_right(16));
+        let same2 = is_zero(heads ^ heads.rotate_right(32));
+        let same3 = is_zero(heads ^ heads.rotate_right(48));
+        // Stones of each lane's chain next to the point: the pseudo-liberties it loses.
+        let touching = LO + same1 + same2 + same3;
+        // No earlier lane in the same chain: lane 1 against 0, 2 against 1 and 0, 3 against
+        // 2, 1 and 0.
+        let first = LO & !(same3 & LANES_123 | same2 & LANES_23 | same1 & LANE_3);
+        // Lane-wise `libs > touching` (`libs >= touching + 1`) and `libs == touching`.
+        let more = (((libs | HI) - (touching + LO)) & HI) >> 15;
+        let as_many = is_zero(libs ^ touching);
+        probe.has_liberty = (empty | (own & more)) != 0;
+        probe.n_empty = (empty.wrapping_mul(LO) >> 48) as u16;
+        let own_first = own & first;
+        probe.own_first = own_first;
+        // The lane of the lowest set bit: `trailing_zeros / 16`, as a shift in bits.
+        let join = lane_at(heads, own_first.trailing_zeros() & 48);
+        probe.join = select(own_first == 0, chain_id(code(color), p.0), join);
+        probe.around = heads;
         probe.hash_after = self.hash ^ zobrist::stone_key(color, p);
-        if n_heads > 0 {
-            self.probe_captures(color.opponent(), probe);
+        let captured = theirs & first & as_many;
+        if captured != 0 {
+            self.probe_captures(color.opponent(), heads, captured, probe);
         }
     }
 
-    /// The rest of [`Board::probe`] for a stone that captures: the stones it takes and the
-    /// hash without them.
+    /// The rest of [`Board::probe`] for a stone that captures (bit 0 of the lanes of
+    /// `captured`, each the first neighbour of its chain): the chains, the stones they hold
+    /// and the hash without them.
     #[inline(always)]
-    fn probe_captures(&self, them: Color, probe: &mut Probe) {
+    fn probe_captures(&self, them: Color, heads: u64, captured: u64, probe: &mut Probe) {
         let at = self.at();
-        for i in 0..usize::from(probe.n_heads) & 7 {
-            let h = probe.heads[i & 3];
+        let mut bits = captured;
+        let mut n = 0;
+        while bits != 0 {
+            let h = index_of(lane_at(heads, bits.trailing_zeros() & 48));
+            bits &= bits - 1;
+            probe.heads[n & 3] = h;
+            n += 1;
             probe.n_stones += at.len[ix(h)];
             self.for_each_in_chain(h, |q| {
                 probe.hash_after ^= zobrist::stone_key(them, Point(q));
             });
         }
+        // At most four: one per lane.
+        probe.n_heads = n as u8;
     }
 
     /// The points the chains of `probe` hold, for reporting captures.
@@ -453,13 +462,14 @@ impl Board {
         // off-board neighbour has the head NO_CHAIN, whose slot (`SLOTS - 1`, above every
         // point and the sentinel) is scratch that nothing reads as a count, so it takes the
         // decrement without a branch.
-        for h in probe.around_heads {
+        for i in 0..4 {
+            let h = lane(probe.around, i);
             at.libs[ix(h)] = at.libs[ix(h)].wrapping_sub(1);
         }
         // The stone joins the first of the mover's chains around it, or stands as a chain of
         // its own (`t == p`), in one sequence without a branch: with `t == p` the ring splice
         // reads back the `next` just written, and the length and count start from 0.
-        let t = select(probe.n_own == 0, p.0, probe.own[0]);
+        let t = probe.join;
         at.head[pi] = t;
         at.next[pi] = p.0;
         at.len[pi] = 0;
@@ -468,12 +478,14 @@ impl Board {
         at.next[pi] = after;
         at.next[ix(t)] = p.0;
         at.len[ix(t)] += 1;
-        at.libs[ix(t)] += u16::from(probe.n_empty);
-        if probe.n_own > 1 {
+        at.libs[ix(t)] += probe.n_empty;
+        let mut more = probe.own_first & probe.own_first.wrapping_sub(1);
+        if more != 0 {
             // The stone joins two chains or more (a few moves in a hundred).
             let mut cur = t;
-            for &h in &probe.own[1..usize::from(probe.n_own).min(4)] {
-                cur = at.merge(cur, h);
+            while more != 0 {
+                cur = at.merge(cur, lane_at(probe.around, more.trailing_zeros() & 48));
+                more &= more - 1;
             }
         }
         if probe.n_heads > 0 {
@@ -511,7 +523,7 @@ impl Board {
         let nbrs = self.nbrs;
         let at = self.at_mut();
         at.cells[pi] = me;
-        at.head[pi] = p;
+        at.head[pi] = chain_id(me, p);
         at.next[pi] = p;
         at.len[pi] = 1;
         let mut libs = 0;
@@ -533,6 +545,7 @@ impl Board {
 
     /// Removes the chain through `head` and pushes its points onto `out`, hash included.
     fn remove_chain_at(&mut self, head: u16, out: &mut Vec<Point>) {
+        let head = index_of(head);
         let Some(color) = color_of(self.at().cells[ix(head)]) else {
             return;
         };
@@ -557,6 +570,7 @@ impl Board {
         loop {
             out.push(Point(q));
             at.cells[ix(q)] = EMPTY;
+            at.head[ix(q)] = EMPTY_ID;
             for r in nbrs[ix(q)] {
                 // Without a branch: a neighbour not of `other` gives the scratch slot its
                 // liberty (see `play_probed`).
@@ -601,7 +615,7 @@ impl Points {
     /// Every slot off the board: `Board::new` then empties the board's points.
     const OFF_BOARD: Self = Self {
         cells: [OFF; SLOTS],
-        head: [0; SLOTS],
+        head: [OFF_ID; SLOTS],
         next: [0; SLOTS],
         libs: [0; SLOTS],
         len: [0; SLOTS],
@@ -615,11 +629,12 @@ impl Points {
         } else {
             (b, a)
         };
-        let mut q = small;
+        let start = index_of(small);
+        let mut q = start;
         loop {
             self.head[ix(q)] = big;
             q = self.next[ix(q)];
-            if q == small {
+            if q == start {
                 break;
             }
         }
@@ -628,6 +643,71 @@ impl Points {
         self.libs[ix(big)] += self.libs[ix(small)];
         big
     }
+}
+
+/// Bit 0 of each 16-bit lane.
+const LO: u64 = 0x0001_0001_0001_0001;
+/// Bit 15 of each lane.
+const HI: u64 = 0x8000_8000_8000_8000;
+/// Bits 0-14 of each lane.
+const LOW15: u64 = 0x7FFF_7FFF_7FFF_7FFF;
+/// Lanes 1-3, 2-3 and 3, whole.
+const LANES_123: u64 = 0xFFFF_FFFF_FFFF_0000;
+const LANES_23: u64 = 0xFFFF_FFFF_0000_0000;
+const LANE_3: u64 = 0xFFFF_0000_0000_0000;
+
+/// Four values, one per 16-bit lane (`v[0]` in the low lane).
+#[inline(always)]
+fn lanes(v: [u16; 4]) -> u64 {
+    u64::from(v[0]) | u64::from(v[1]) << 16 | u64::from(v[2]) << 32 | u64::from(v[3]) << 48
+}
+
+/// Lane `i` of `x`.
+#[inline(always)]
+const fn lane(x: u64, i: usize) -> u16 {
+    (x >> (16 * i)) as u16
+}
+
+/// The lane of `x` starting at bit `shift` (0, 16, 32 or 48).
+#[inline(always)]
+const fn lane_at(x: u64, shift: u32) -> u16 {
+    (x >> shift) as u16
+}
+
+/// Bit 0 of each lane set where the lane of `x` is zero; every lane of `x` must be below
+/// 0x8000 (adding 0x7FFF then sets bit 15 exactly in the non-zero lanes, with no carry
+/// into the next lane).
+#[inline(always)]
+const fn is_zero(x: u64) -> u64 {
+    (!(x + LOW15) & HI) >> 15
+}
+
+/// [`NO_CHAIN`] in a lane: below 0x8000, as the lane-wise tests need, and the same slot
+/// once masked ([`ix`]).
+const NO_CHAIN_LANE: u64 = 0x7FFF;
+
+/// The chain id of an empty point: no colour bit, the scratch slot.
+const EMPTY_ID: u16 = 0x03FF;
+/// The chain id of an off-board slot: bit 12, the scratch slot.
+const OFF_ID: u16 = 0x13FF;
+
+/// The bit of a chain id that says the chain is of the colour `code` (bit 10 for Black,
+/// 11 for White).
+#[inline(always)]
+const fn colour_bit(code: u8) -> u32 {
+    9 + code as u32
+}
+
+/// The chain id of the chain of colour `code` headed by the point `head`.
+#[inline(always)]
+const fn chain_id(code: u8, head: u16) -> u16 {
+    1 << colour_bit(code) | head
+}
+
+/// The head point of a chain id.
+#[inline(always)]
+const fn index_of(id: u16) -> u16 {
+    id & (SLOTS as u16 - 1)
 }
 
 /// No chain: a neighbour that is empty or off the board (no point has this index).
