@@ -62,11 +62,10 @@ const fn color_of(code: u8) -> Option<Color> {
 /// is looked up or hashed twice.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Probe {
-    /// Heads of the opponent chains that would be captured, each once: the first
-    /// `n_heads` entries (the others are scratch).
-    pub(crate) heads: [u16; 4],
-    /// How many entries of `heads` are used.
-    pub(crate) n_heads: u8,
+    /// Bit 0 of a lane set: that neighbour's chain (of the opponent) would be captured, and
+    /// the neighbour is the first of its chain. A mask, not an array of heads, so that the
+    /// probe stays in registers.
+    captured: u64,
     /// Whether the new stone's chain keeps a liberty before any capture.
     pub(crate) has_liberty: bool,
     /// Stones those chains hold in all.
@@ -88,8 +87,7 @@ pub(crate) struct Probe {
 impl Probe {
     /// A probe before [`Board::probe_into`] fills it.
     pub(crate) const BLANK: Self = Self {
-        heads: [NO_CHAIN; 4],
-        n_heads: 0,
+        captured: 0,
         has_liberty: false,
         n_stones: 0,
         around: NO_CHAIN_LANE * LO,
@@ -101,12 +99,26 @@ impl Probe {
 
     /// Suicide per CN2002 art. 5: no liberty and nothing captured.
     pub(crate) const fn is_suicide(&self) -> bool {
-        !self.has_liberty && self.n_heads == 0
+        !self.has_liberty && !self.captures()
     }
 
-    /// The heads of the chains the stone would capture.
-    pub(crate) fn captured_heads(&self) -> &[u16] {
-        &self.heads[..usize::from(self.n_heads)]
+    /// Whether the stone captures.
+    pub(crate) const fn captures(&self) -> bool {
+        self.captured != 0
+    }
+
+    /// The heads of the chains the stone would capture, each once.
+    pub(crate) fn captured_heads(&self) -> impl Iterator<Item = u16> + use<> {
+        let around = self.around;
+        let mut bits = self.captured;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let head = index_of(lane_at(around, bits.trailing_zeros() & 48));
+            bits &= bits - 1;
+            Some(head)
+        })
     }
 
     /// Whether the stone would stand alone with no empty neighbour. When it captures
@@ -276,6 +288,12 @@ impl Board {
         self.stones[color.index()]
     }
 
+    /// The number of stones of both colours.
+    #[inline(always)]
+    pub(crate) const fn stones_on_board(&self) -> u32 {
+        self.stones[0] + self.stones[1]
+    }
+
     /// Every stone on the board, in index order.
     pub fn stones(&self) -> impl Iterator<Item = (Point, Color)> + '_ {
         self.size
@@ -398,37 +416,28 @@ impl Board {
         probe.join = select(own_first == 0, chain_id(code(color), p.0), join);
         probe.around = heads;
         probe.hash_after = self.hash ^ zobrist::stone_key(color, p);
-        let captured = theirs & first & as_many;
-        if captured != 0 {
-            self.probe_captures(color.opponent(), heads, captured, probe);
+        probe.captured = theirs & first & as_many;
+        if probe.captured != 0 {
+            self.probe_captures(color.opponent(), probe);
         }
     }
 
-    /// The rest of [`Board::probe`] for a stone that captures (bit 0 of the lanes of
-    /// `captured`, each the first neighbour of its chain): the chains, the stones they hold
-    /// and the hash without them.
+    /// The rest of [`Board::probe`] for a stone that captures: the stones it takes and the
+    /// hash without them.
     #[inline(always)]
-    fn probe_captures(&self, them: Color, heads: u64, captured: u64, probe: &mut Probe) {
+    fn probe_captures(&self, them: Color, probe: &mut Probe) {
         let at = self.at();
-        let mut bits = captured;
-        let mut n = 0;
-        while bits != 0 {
-            let h = index_of(lane_at(heads, bits.trailing_zeros() & 48));
-            bits &= bits - 1;
-            probe.heads[n & 3] = h;
-            n += 1;
+        for h in probe.captured_heads() {
             probe.n_stones += at.len[ix(h)];
             self.for_each_in_chain(h, |q| {
                 probe.hash_after ^= zobrist::stone_key(them, Point(q));
             });
         }
-        // At most four: one per lane.
-        probe.n_heads = n as u8;
     }
 
     /// The points the chains of `probe` hold, for reporting captures.
     pub(crate) fn probe_points(&self, probe: &Probe, out: &mut Vec<Point>) {
-        for &head in probe.captured_heads() {
+        for head in probe.captured_heads() {
             self.for_each_in_chain(head, |q| out.push(Point(q)));
         }
     }
@@ -488,10 +497,10 @@ impl Board {
                 more &= more - 1;
             }
         }
-        if probe.n_heads > 0 {
+        if probe.captures() {
             let them = color.opponent();
-            for i in 0..usize::from(probe.n_heads) & 7 {
-                self.take_off(probe.heads[i & 3], them, captured);
+            for head in probe.captured_heads() {
+                self.take_off(head, them, captured);
             }
         }
     }
@@ -766,7 +775,7 @@ mod tests {
         let a = Point(0);
         assert_eq!(b.liberties(a), vec![Point(1)]);
         let probe = b.probe(Point(1), Color::Black);
-        assert_eq!((probe.n_heads, probe.n_stones), (1, 1));
+        assert_eq!((probe.captured_heads().count(), probe.n_stones), (1, 1));
         let mut caps = Vec::new();
         b.play_unchecked(Point(1), Color::Black, &mut caps);
         assert_eq!(caps, vec![a]);

@@ -139,7 +139,7 @@ impl Game {
         free_handicap: FreeHandicap,
     ) -> Self {
         let handicap_pending = free_handicap == FreeHandicap::Pending;
-        let history = History::new(setup.ko_rule, board.hash(), first);
+        let history = History::new(setup.ko_rule, board.hash(), board.stones_on_board(), first);
         Self {
             setup,
             initial: (board.stone_count(Color::Black) + board.stone_count(Color::White) > 0)
@@ -391,7 +391,12 @@ impl Game {
         self.next = self.first;
         self.consecutive_passes = 0;
         self.state = GameState::Playing;
-        self.history = History::new(self.setup.ko_rule, self.board.hash(), self.first);
+        self.history = History::new(
+            self.setup.ko_rule,
+            self.board.hash(),
+            self.board.stones_on_board(),
+            self.first,
+        );
         self.moves.reserve(moves.len());
         for m in moves.drain(..) {
             _ = match m.mv {
@@ -464,7 +469,9 @@ impl Game {
         }
         if self.setup.ko_rule != KoRule::Simple {
             let key = self.history.key(probe.hash_after, color.opponent());
-            if let Some(n) = self.history.first_occurrence(key) {
+            // The stone, less the stones it captures.
+            let stones = self.board.stones_on_board() + 1 - u32::from(probe.n_stones);
+            if let Some(n) = self.history.first_occurrence_of(key, stones) {
                 return Err(IllegalReason::Superko {
                     repeats_game_move: n,
                 });
@@ -485,7 +492,7 @@ impl Game {
         let captured = &mut self.moves.scratch;
         self.consecutive_passes = 0;
         self.board.play_probed(p, color, probe, captured);
-        if probe.n_heads == 0 {
+        if !probe.captures() {
             // Nothing captured, as for most moves: no capture list, prisoners or ko to read.
             self.ko = KoBan::NONE;
             return self.record(color, Move::Play(p), out_of_turn, Captures::NONE);
@@ -526,7 +533,7 @@ impl Game {
         captured: Captures,
     ) -> &MoveRecord {
         let key = self.history.key(self.board.hash(), color.opponent());
-        self.history.push(key);
+        self.history.push(key, self.board.stones_on_board());
         self.next = color.opponent();
         self.moves.push(MoveRecord {
             color,
