@@ -66,8 +66,8 @@ pub(crate) struct Probe {
     /// the neighbour is the first of its chain. A mask, not an array of heads, so that the
     /// probe stays in registers.
     captured: u64,
-    /// Whether the new stone's chain keeps a liberty before any capture.
-    pub(crate) has_liberty: bool,
+    /// Whether the stone would have no liberty and capture nothing.
+    suicide: bool,
     /// Stones those chains hold in all.
     pub(crate) n_stones: u16,
     /// The chain id of each neighbour (`Points::head`): one 16-bit lane per neighbour, in
@@ -88,7 +88,7 @@ impl Probe {
     /// A probe before [`Board::probe_into`] fills it.
     pub(crate) const BLANK: Self = Self {
         captured: 0,
-        has_liberty: false,
+        suicide: false,
         n_stones: 0,
         around: NO_CHAIN_LANE * LO,
         own_first: 0,
@@ -99,7 +99,7 @@ impl Probe {
 
     /// Suicide per CN2002 art. 5: no liberty and nothing captured.
     pub(crate) const fn is_suicide(&self) -> bool {
-        !self.has_liberty && !self.captures()
+        self.suicide
     }
 
     /// Whether the stone captures.
@@ -378,10 +378,11 @@ impl Board {
     /// neighbours at a time: each neighbour's chain id (which says empty, off the board or
     /// whose chain) and its chain's pseudo-liberty count are one 16-bit lane of a `u64`
     /// ([`lanes`]), and the tests are lane-wise arithmetic. The chains are told apart by
-    /// comparing the ids with the ids rotated by one, two and three lanes. A neighbouring chain loses as many pseudo-liberties as it has stones next
-    /// to the point; it then has no liberty left exactly when its count equals that number (a
-    /// pseudo-liberty count is zero exactly when the chain has no liberty). The only branch
-    /// left is on a capture, which is rare.
+    /// comparing the ids with the ids rotated by one, two and three lanes. A neighbouring
+    /// chain loses as many pseudo-liberties as it has stones next to the point; it then has
+    /// no liberty left exactly when its count equals that number (a pseudo-liberty count is
+    /// zero exactly when the chain has no liberty). The only branch left is on a capture,
+    /// which is rare.
     #[inline(always)]
     pub(crate) fn probe_into(&self, p: Point, color: Color, probe: &mut Probe) {
         let at = self.at();
@@ -395,10 +396,11 @@ impl Board {
         // off-board neighbour, masked below 0x8000 so that the lane-wise arithmetic below
         // cannot carry).
         let libs = lanes(std::array::from_fn(|i| at.libs[ix(lane(heads, i))])) & LOW15;
-        // Bit 0 of lane i: the neighbour i + 1, i + 2, i + 3 (mod 4) is in the same chain.
+        // Bit 0 of lane i: the neighbour i + 1, i + 2, i + 3 (mod 4) is in the same chain
+        // (the third is the first one rotated: lane i against i - 1).
         let same1 = is_zero(heads ^ heads.rotate_right(16));
         let same2 = is_zero(heads ^ heads.rotate_right(32));
-        let same3 = is_zero(heads ^ heads.rotate_right(48));
+        let same3 = same1.rotate_left(16);
         // Stones of each lane's chain next to the point: the pseudo-liberties it loses.
         let touching = LO + same1 + same2 + same3;
         // No earlier lane in the same chain: lane 1 against 0, 2 against 1 and 0, 3 against
@@ -407,7 +409,10 @@ impl Board {
         // Lane-wise `libs > touching` (`libs >= touching + 1`) and `libs == touching`.
         let more = (((libs | HI) - (touching + LO)) & HI) >> 15;
         let as_many = is_zero(libs ^ touching);
-        probe.has_liberty = (empty | (own & more)) != 0;
+        let captured = theirs & first & as_many;
+        // A liberty: an empty neighbour, or a chain of the mover's that keeps one; or else a
+        // capture.
+        probe.suicide = (empty | (own & more) | captured) == 0;
         probe.n_empty = (empty.wrapping_mul(LO) >> 48) as u16;
         let own_first = own & first;
         probe.own_first = own_first;
@@ -416,8 +421,8 @@ impl Board {
         probe.join = select(own_first == 0, chain_id(code(color), p.0), join);
         probe.around = heads;
         probe.hash_after = self.hash ^ zobrist::stone_key(color, p);
-        probe.captured = theirs & first & as_many;
-        if probe.captured != 0 {
+        probe.captured = captured;
+        if captured != 0 {
             self.probe_captures(color.opponent(), probe);
         }
     }
