@@ -758,6 +758,99 @@ fn build_neighbour_table(size: BoardSize) -> Box<NeighbourTable> {
 mod tests {
     use super::*;
 
+    /// Every array recomputed from the stones: the chain ids, rings, lengths and
+    /// pseudo-liberty counts the moves keep incrementally, the ids of empty and off-board
+    /// points, the stone counts and the hash.
+    fn assert_consistent(b: &Board) {
+        let at = b.at();
+        let points = b.size().points();
+        let mut stones = [0; 2];
+        for q in 0..SLOTS {
+            let (cell, id) = (at.cells[q], at.head[q]);
+            match cell {
+                EMPTY => assert_eq!(id, EMPTY_ID, "empty point {q}"),
+                OFF => {
+                    assert!(q >= points, "off-board cell {q}");
+                    assert_eq!(id, OFF_ID, "off-board slot {q}");
+                }
+                _ => {
+                    stones[usize::from(cell - 1)] += 1;
+                    assert_eq!(id, chain_id(cell, index_of(id)), "colour bit of {q}");
+                    let head = index_of(id);
+                    assert_eq!(at.cells[ix(head)], cell, "head of {q}");
+                    if head != q as u16 {
+                        continue;
+                    }
+                    // The chain headed here: its ring, length and pseudo-liberties.
+                    let (mut len, mut libs) = (0, 0);
+                    b.for_each_in_chain(head, |r| {
+                        assert_eq!(at.head[ix(r)], id, "ring of {head} through {r}");
+                        len += 1;
+                        libs += b.nbrs[ix(r)]
+                            .iter()
+                            .filter(|&&n| at.cells[ix(n)] == EMPTY)
+                            .count();
+                    });
+                    assert_eq!(usize::from(at.len[q]), len, "length of {q}");
+                    assert_eq!(usize::from(at.libs[q]), libs, "pseudo-liberties of {q}");
+                }
+            }
+        }
+        assert_eq!(
+            [b.stone_count(Color::Black), b.stone_count(Color::White)],
+            stones
+        );
+        assert_eq!(b.hash(), b.hash_from_scratch());
+    }
+
+    #[test]
+    fn random_play_keeps_every_chain_array_consistent() {
+        // xorshift64*: the same games on every run.
+        let mut state = 0x2545_F491_4F6C_DD1D_u64;
+        let mut below = |n: usize| {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            (state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+        };
+        let (mut played, mut captured) = (0, 0);
+        for lines in [2, 3, 5, 9, 13, 19, 25, 19, 9, 7] {
+            let size = BoardSize::new(lines).unwrap();
+            let mut b = Board::new(size);
+            let mut caps = Vec::new();
+            for turn in 0..size.points() * 8 {
+                let color = [Color::Black, Color::White][turn % 2];
+                let empty: Vec<Point> = size.all_points().filter(|&p| b.get(p).is_none()).collect();
+                if empty.is_empty() {
+                    break;
+                }
+                let p = empty[below(empty.len())];
+                if b.probe(p, color).is_suicide() {
+                    continue;
+                }
+                caps.clear();
+                b.play_unchecked(p, color, &mut caps);
+                played += 1;
+                captured += caps.len();
+                assert_consistent(&b);
+            }
+            // Dead stones taken off at the count, and setup stones, keep it too.
+            let first_stone = b.stones().next().map(|(p, _)| p);
+            if let Some(p) = first_stone {
+                b.remove_chain(p);
+                assert_consistent(&b);
+            }
+            for p in size.all_points().step_by(3) {
+                b.put_setup_stone(p, Color::White);
+            }
+            assert_consistent(&b);
+        }
+        assert!(
+            played > 5000 && captured > 2000,
+            "{played} played, {captured} captured"
+        );
+    }
+
     fn build_board(rows: &[&str]) -> Board {
         let size = BoardSize::new(rows.len() as u8).unwrap();
         let mut b = Board::new(size);
