@@ -1,10 +1,12 @@
 //! The stones on the board, kept as chains with pseudo-liberty counts and a zobrist hash.
 //!
 //! Captures follow CN2002 art. 3-4: after a stone is placed, the opponent's chains left
-//! without liberties are removed. Each chain is a ring of points (`next`) with a head
-//! (`head`); the head stores the chain's length and its pseudo-liberties (the number of
-//! stone/empty adjacencies, which is zero exactly when the chain has no liberty). A move
-//! costs a handful of array writes; nothing is copied and nothing is allocated.
+//! without liberties are removed. Each chain is a ring of points (`next`) with a head;
+//! every point keeps its chain's id (`head`: the head's index with the colour's bit, or the
+//! id of an empty or off-board point), and the head stores the chain's length and its
+//! pseudo-liberties (the number of stone/empty adjacencies, which is zero exactly when the
+//! chain has no liberty). A move costs a handful of array writes; nothing is copied and
+//! nothing is allocated.
 //!
 //! The per-point arrays have a fixed power-of-two length ([`SLOTS`]) and every index is
 //! masked with `SLOTS - 1` ([`ix`]): the compiler then knows each access is in bounds and
@@ -32,6 +34,13 @@ const fn ix(q: u16) -> usize {
     q as usize & (SLOTS - 1)
 }
 
+/// `a` if `cond`, else `b`, as a select (`cmov`), not a branch: a plain `if` on a
+/// neighbour's content was compiled as a branch, mispredicted a third of the time.
+#[inline(always)]
+fn select(cond: bool, a: u16, b: u16) -> u16 {
+    std::hint::select_unpredictable(cond, a, b)
+}
+
 pub(crate) const fn code(color: Color) -> u8 {
     match color {
         Color::Black => BLACK,
@@ -48,22 +57,29 @@ const fn color_of(code: u8) -> Option<Color> {
 }
 
 /// What placing a stone would do, computed without changing the board. Playing the stone
-/// ([`Board::play_probed`]) reuses what the probe read: the neighbours, their chains and
-/// the hash after the move, so none of it is looked up or hashed twice.
+/// ([`Board::play_probed`]) reuses what the probe read: the neighbours' chains, the mover's
+/// chains the stone joins, the chains it captures and the hash after the move, so none of it
+/// is looked up or hashed twice.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Probe {
-    /// Heads of the opponent chains that would be captured (at most four).
-    pub(crate) heads: [u16; 4],
-    /// How many entries of `heads` are used.
-    pub(crate) n_heads: u8,
-    /// Whether the new stone's chain keeps a liberty before any capture.
-    pub(crate) has_liberty: bool,
+    /// Bit 0 of a lane set: that neighbour's chain (of the opponent) would be captured, and
+    /// the neighbour is the first of its chain. A mask, not an array of heads, so that the
+    /// probe stays in registers.
+    captured: u64,
+    /// Whether the stone would have no liberty and capture nothing.
+    suicide: bool,
     /// Stones those chains hold in all.
     pub(crate) n_stones: u16,
-    /// The four neighbours' cells, in the neighbour table's order.
-    around: [u8; 4],
-    /// The chain head of each neighbour holding a stone, [`NO_CHAIN`] for the others.
-    around_heads: [u16; 4],
+    /// The chain id of each neighbour (`Points::head`): one 16-bit lane per neighbour, in
+    /// the neighbour table's order. An empty or off-board neighbour's is on the scratch slot.
+    around: u64,
+    /// Bit 0 of a lane set: that neighbour is the mover's and the first of its chain.
+    own_first: u64,
+    /// The chain the stone joins: the first of the mover's chains around it, or the stone's
+    /// own point when there is none.
+    join: u16,
+    /// Empty neighbours: the new stone's own pseudo-liberties.
+    n_empty: u16,
     /// The zobrist hash of the stones after the move, captures removed.
     pub(crate) hash_after: u64,
 }
@@ -71,31 +87,45 @@ pub(crate) struct Probe {
 impl Probe {
     /// A probe before [`Board::probe_into`] fills it.
     pub(crate) const BLANK: Self = Self {
-        heads: [NO_CHAIN; 4],
-        n_heads: 0,
-        has_liberty: false,
+        captured: 0,
+        suicide: false,
         n_stones: 0,
-        around: [OFF; 4],
-        around_heads: [NO_CHAIN; 4],
+        around: NO_CHAIN_LANE * LO,
+        own_first: 0,
+        join: NO_CHAIN,
+        n_empty: 0,
         hash_after: 0,
     };
 
     /// Suicide per CN2002 art. 5: no liberty and nothing captured.
     pub(crate) const fn is_suicide(&self) -> bool {
-        !self.has_liberty && self.n_heads == 0
+        self.suicide
     }
 
-    /// The heads of the chains the stone would capture.
-    pub(crate) fn captured_heads(&self) -> &[u16] {
-        &self.heads[..usize::from(self.n_heads)]
+    /// Whether the stone captures.
+    pub(crate) const fn captures(&self) -> bool {
+        self.captured != 0
     }
 
-    /// Whether the stone of `color` would stand alone with no empty neighbour. When it
-    /// captures exactly one stone, it is then a single stone whose one liberty is the
-    /// captured point: the ko shape (CN2002 20.1).
-    pub(crate) fn stands_alone_without_liberty(&self, color: Color) -> bool {
-        let me = code(color);
-        self.around.iter().all(|&c| c != EMPTY && c != me)
+    /// The heads of the chains the stone would capture, each once.
+    pub(crate) fn captured_heads(&self) -> impl Iterator<Item = u16> + use<> {
+        let around = self.around;
+        let mut bits = self.captured;
+        std::iter::from_fn(move || {
+            if bits == 0 {
+                return None;
+            }
+            let head = index_of(lane_at(around, bits.trailing_zeros() & 48));
+            bits &= bits - 1;
+            Some(head)
+        })
+    }
+
+    /// Whether the stone would stand alone with no empty neighbour. When it captures
+    /// exactly one stone, it is then a single stone whose one liberty is the captured
+    /// point: the ko shape (CN2002 20.1).
+    pub(crate) const fn stands_alone_without_liberty(&self) -> bool {
+        self.n_empty == 0 && self.own_first == 0
     }
 }
 
@@ -104,7 +134,9 @@ impl Probe {
 struct Points {
     /// Point states; the sentinel at index `size * size` and every slot after it are `OFF`.
     cells: [u8; SLOTS],
-    /// The chain head of each stone.
+    /// The chain of each point, as a [`chain_id`]: the chain head with the colour's bit, so
+    /// that one read tells the probe what a neighbour holds; [`EMPTY_ID`] for an empty point
+    /// and [`OFF_ID`] off the board, both on the scratch slot once masked ([`ix`]).
     head: [u16; SLOTS],
     /// The next stone of the chain's ring.
     next: [u16; SLOTS],
@@ -150,8 +182,9 @@ impl Board {
     #[must_use]
     pub fn new(size: BoardSize) -> Self {
         // The arrays of a board dropped earlier on this thread when there is one: only its
-        // cells need resetting (the chain arrays are read at stones only, and every stone
-        // writes them when it is placed). A new game then copies no 9 KB template.
+        // cells and chain ids need resetting (the other chain arrays are read at stones only,
+        // and every stone writes them when it is placed). A new game then copies no 9 KB
+        // template.
         let spare = SPARE
             .try_with(|spare| spare.try_borrow_mut().ok()?.pop())
             .ok()
@@ -159,11 +192,13 @@ impl Board {
         let mut at = match spare {
             Some(mut at) => {
                 at.cells.fill(OFF);
+                at.head.fill(OFF_ID);
                 at
             }
             None => Box::new(Points::OFF_BOARD),
         };
         at.cells[..size.points()].fill(EMPTY);
+        at.head[..size.points()].fill(EMPTY_ID);
         Self {
             size,
             nbrs: neighbour_table(size),
@@ -253,6 +288,12 @@ impl Board {
         self.stones[color.index()]
     }
 
+    /// The number of stones of both colours.
+    #[inline(always)]
+    pub(crate) const fn stones_on_board(&self) -> u32 {
+        self.stones[0] + self.stones[1]
+    }
+
     /// Every stone on the board, in index order.
     pub fn stones(&self) -> impl Iterator<Item = (Point, Color)> + '_ {
         self.size
@@ -331,69 +372,77 @@ impl Board {
 
     /// [`Board::probe`] written into `probe` (which must be [`Probe::BLANK`]), so that a
     /// caller keeps it in its own frame: returned by value, it was copied field by field.
+    ///
+    /// Without a branch on the neighbours' content, which the processor cannot predict (it
+    /// was most of the mispredicted branches of a move, see `docs/performance.md`), and four
+    /// neighbours at a time: each neighbour's chain id (which says empty, off the board or
+    /// whose chain) and its chain's pseudo-liberty count are one 16-bit lane of a `u64`
+    /// ([`lanes`]), and the tests are lane-wise arithmetic. The chains are told apart by
+    /// comparing the ids with the ids rotated by one, two and three lanes. A neighbouring
+    /// chain loses as many pseudo-liberties as it has stones next to the point; it then has
+    /// no liberty left exactly when its count equals that number (a pseudo-liberty count is
+    /// zero exactly when the chain has no liberty). The only branch left is on a capture,
+    /// which is rare.
     #[inline(always)]
     pub(crate) fn probe_into(&self, p: Point, color: Color, probe: &mut Probe) {
-        let me = code(color);
         let at = self.at();
+        let around = self.nbrs[ix(p.0)];
+        // Each neighbour's chain id: its chain head and colour bit, or EMPTY_ID / OFF_ID.
+        let heads = lanes(around.map(|q| at.head[ix(q)]));
+        let empty = is_zero(heads ^ (u64::from(EMPTY_ID) * LO));
+        let own = (heads >> colour_bit(code(color))) & LO;
+        let theirs = (heads >> colour_bit(code(color.opponent()))) & LO;
+        // The pseudo-liberties of each lane's chain (the scratch slot's for an empty or
+        // off-board neighbour, masked below 0x8000 so that the lane-wise arithmetic below
+        // cannot carry).
+        let libs = lanes(std::array::from_fn(|i| at.libs[ix(lane(heads, i))])) & LOW15;
+        // Bit 0 of lane i: the neighbour i + 1, i + 2, i + 3 (mod 4) is in the same chain
+        // (the third is the first one rotated: lane i against i - 1).
+        let same1 = is_zero(heads ^ heads.rotate_right(16));
+        let same2 = is_zero(heads ^ heads.rotate_right(32));
+        let same3 = same1.rotate_left(16);
+        // Stones of each lane's chain next to the point: the pseudo-liberties it loses.
+        let touching = LO + same1 + same2 + same3;
+        // No earlier lane in the same chain: lane 1 against 0, 2 against 1 and 0, 3 against
+        // 2, 1 and 0.
+        let first = LO & !(same3 & LANES_123 | same2 & LANES_23 | same1 & LANE_3);
+        // Lane-wise `libs > touching` (`libs >= touching + 1`) and `libs == touching`.
+        let more = (((libs | HI) - (touching + LO)) & HI) >> 15;
+        let as_many = is_zero(libs ^ touching);
+        let captured = theirs & first & as_many;
+        // A liberty: an empty neighbour, or a chain of the mover's that keeps one; or else a
+        // capture.
+        probe.suicide = (empty | (own & more) | captured) == 0;
+        probe.n_empty = (empty.wrapping_mul(LO) >> 48) as u16;
+        let own_first = own & first;
+        probe.own_first = own_first;
+        // The lane of the lowest set bit: `trailing_zeros / 16`, as a shift in bits.
+        let join = lane_at(heads, own_first.trailing_zeros() & 48);
+        probe.join = select(own_first == 0, chain_id(code(color), p.0), join);
+        probe.around = heads;
         probe.hash_after = self.hash ^ zobrist::stone_key(color, p);
-        // The head of each neighbouring chain that needs a closer look (heads are unique to
-        // a chain), or NO_CHAIN. A chain with more than four pseudo-liberties keeps one
-        // whatever this stone takes (it touches at most four), so it is settled at once:
-        // most neighbours of most moves are.
-        let mut heads = [NO_CHAIN; 4];
-        let mut pending = false;
-        // Without branches on the neighbour's content, which the processor cannot predict
-        // (the head and liberties of an empty or off-board slot are read too, as values
-        // that are then not used): they were the most mispredicted branches of a move.
-        for (i, &q) in self.nbrs[ix(p.0)].iter().enumerate() {
-            let c = at.cells[ix(q)];
-            probe.around[i] = c;
-            let stone = (c == BLACK) | (c == WHITE);
-            let h = at.head[ix(q)];
-            let short = at.libs[ix(h)] <= 4;
-            probe.around_heads[i] = if stone { h } else { NO_CHAIN };
-            probe.has_liberty |= (c == EMPTY) | ((c == me) & !short);
-            let pending_here = stone & short;
-            heads[i] = if pending_here { h } else { NO_CHAIN };
-            pending |= pending_here;
-        }
-        if pending {
-            self.probe_short_chains(&heads, color, probe);
+        probe.captured = captured;
+        if captured != 0 {
+            self.probe_captures(color.opponent(), probe);
         }
     }
 
-    /// The rest of [`Board::probe`]: the neighbouring chains with four pseudo-liberties or
-    /// fewer (`heads`, [`NO_CHAIN`] elsewhere), which the stone may capture or leave
-    /// without liberty.
+    /// The rest of [`Board::probe`] for a stone that captures: the stones it takes and the
+    /// hash without them.
     #[inline(always)]
-    fn probe_short_chains(&self, heads: &[u16; 4], color: Color, probe: &mut Probe) {
-        let me = code(color);
-        let them = color.opponent();
+    fn probe_captures(&self, them: Color, probe: &mut Probe) {
         let at = self.at();
-        for i in 0..4 {
-            let h = heads[i];
-            if h == NO_CHAIN || heads[..i].contains(&h) {
-                continue; // no chain, or one already looked at through an earlier neighbour
-            }
-            // Pseudo-liberties the new stone would take from this chain.
-            let adjacent = heads[i..].iter().filter(|&&x| x == h).count();
-            let libs = usize::from(at.libs[ix(h)]);
-            if at.cells[ix(h)] == me {
-                probe.has_liberty |= libs > adjacent;
-            } else if libs == adjacent {
-                probe.heads[usize::from(probe.n_heads) & 3] = h;
-                probe.n_heads += 1;
-                probe.n_stones += at.len[ix(h)];
-                self.for_each_in_chain(h, |q| {
-                    probe.hash_after ^= zobrist::stone_key(them, Point(q));
-                });
-            }
+        for h in probe.captured_heads() {
+            probe.n_stones += at.len[ix(h)];
+            self.for_each_in_chain(h, |q| {
+                probe.hash_after ^= zobrist::stone_key(them, Point(q));
+            });
         }
     }
 
     /// The points the chains of `probe` hold, for reporting captures.
     pub(crate) fn probe_points(&self, probe: &Probe, out: &mut Vec<Point>) {
-        for &head in probe.captured_heads() {
+        for head in probe.captured_heads() {
             self.for_each_in_chain(head, |q| out.push(Point(q)));
         }
     }
@@ -423,35 +472,41 @@ impl Board {
         let pi = ix(p.0);
         let at = self.at_mut();
         at.cells[pi] = me;
-        at.head[pi] = p.0;
-        at.next[pi] = p.0;
-        at.len[pi] = 1;
-        if probe.around == [EMPTY; 4] {
-            // Four empty neighbours, as for many moves of an opening: four liberties, no
-            // chain to touch.
-            at.libs[pi] = 4;
-            return;
-        }
-        // Without branches on the neighbours' content (see `probe_into`): a neighbour that is
-        // empty or off the board has the head NO_CHAIN, whose slot (`SLOTS - 1`, above every
-        // point and the sentinel) is scratch that nothing reads, so it takes the decrement.
-        let mut libs = 0;
-        for (&c, &h) in probe.around.iter().zip(&probe.around_heads) {
-            libs += u16::from(c == EMPTY);
+        // Every neighbouring chain loses a pseudo-liberty per stone next to `p`; an empty or
+        // off-board neighbour has the head NO_CHAIN, whose slot (`SLOTS - 1`, above every
+        // point and the sentinel) is scratch that nothing reads as a count, so it takes the
+        // decrement without a branch.
+        for i in 0..4 {
+            let h = lane(probe.around, i);
             at.libs[ix(h)] = at.libs[ix(h)].wrapping_sub(1);
         }
-        at.libs[pi] = libs;
-        // The chain the stone belongs to so far. A neighbour's chain not merged yet still has
-        // its head from the probe; one merged already has `cur` as its head now.
-        let mut cur = p.0;
-        for (&c, &h) in probe.around.iter().zip(&probe.around_heads) {
-            if c == me && at.head[ix(h)] != cur {
-                cur = at.merge(cur, h);
+        // The stone joins the first of the mover's chains around it, or stands as a chain of
+        // its own (`t == p`), in one sequence without a branch: with `t == p` the ring splice
+        // reads back the `next` just written, and the length and count start from 0.
+        let t = probe.join;
+        at.head[pi] = t;
+        at.next[pi] = p.0;
+        at.len[pi] = 0;
+        at.libs[pi] = 0;
+        let after = at.next[ix(t)];
+        at.next[pi] = after;
+        at.next[ix(t)] = p.0;
+        at.len[ix(t)] += 1;
+        at.libs[ix(t)] += probe.n_empty;
+        let mut more = probe.own_first & probe.own_first.wrapping_sub(1);
+        if more != 0 {
+            // The stone joins two chains or more (a few moves in a hundred).
+            let mut cur = t;
+            while more != 0 {
+                cur = at.merge(cur, lane_at(probe.around, more.trailing_zeros() & 48));
+                more &= more - 1;
             }
         }
-        let them = color.opponent();
-        for &head in probe.captured_heads() {
-            self.take_off(head, them, captured);
+        if probe.captures() {
+            let them = color.opponent();
+            for head in probe.captured_heads() {
+                self.take_off(head, them, captured);
+            }
         }
     }
 
@@ -482,7 +537,7 @@ impl Board {
         let nbrs = self.nbrs;
         let at = self.at_mut();
         at.cells[pi] = me;
-        at.head[pi] = p;
+        at.head[pi] = chain_id(me, p);
         at.next[pi] = p;
         at.len[pi] = 1;
         let mut libs = 0;
@@ -504,6 +559,7 @@ impl Board {
 
     /// Removes the chain through `head` and pushes its points onto `out`, hash included.
     fn remove_chain_at(&mut self, head: u16, out: &mut Vec<Point>) {
+        let head = index_of(head);
         let Some(color) = color_of(self.at().cells[ix(head)]) else {
             return;
         };
@@ -528,10 +584,12 @@ impl Board {
         loop {
             out.push(Point(q));
             at.cells[ix(q)] = EMPTY;
+            at.head[ix(q)] = EMPTY_ID;
             for r in nbrs[ix(q)] {
-                if at.cells[ix(r)] == other {
-                    at.libs[ix(at.head[ix(r)])] += 1;
-                }
+                // Without a branch: a neighbour not of `other` gives the scratch slot its
+                // liberty (see `play_probed`).
+                let h = select(at.cells[ix(r)] == other, at.head[ix(r)], NO_CHAIN);
+                at.libs[ix(h)] = at.libs[ix(h)].wrapping_add(1);
             }
             n += 1;
             q = at.next[ix(q)];
@@ -571,7 +629,7 @@ impl Points {
     /// Every slot off the board: `Board::new` then empties the board's points.
     const OFF_BOARD: Self = Self {
         cells: [OFF; SLOTS],
-        head: [0; SLOTS],
+        head: [OFF_ID; SLOTS],
         next: [0; SLOTS],
         libs: [0; SLOTS],
         len: [0; SLOTS],
@@ -585,11 +643,12 @@ impl Points {
         } else {
             (b, a)
         };
-        let mut q = small;
+        let start = index_of(small);
+        let mut q = start;
         loop {
             self.head[ix(q)] = big;
             q = self.next[ix(q)];
-            if q == small {
+            if q == start {
                 break;
             }
         }
@@ -598,6 +657,71 @@ impl Points {
         self.libs[ix(big)] += self.libs[ix(small)];
         big
     }
+}
+
+/// Bit 0 of each 16-bit lane.
+const LO: u64 = 0x0001_0001_0001_0001;
+/// Bit 15 of each lane.
+const HI: u64 = 0x8000_8000_8000_8000;
+/// Bits 0-14 of each lane.
+const LOW15: u64 = 0x7FFF_7FFF_7FFF_7FFF;
+/// Lanes 1-3, 2-3 and 3, whole.
+const LANES_123: u64 = 0xFFFF_FFFF_FFFF_0000;
+const LANES_23: u64 = 0xFFFF_FFFF_0000_0000;
+const LANE_3: u64 = 0xFFFF_0000_0000_0000;
+
+/// Four values, one per 16-bit lane (`v[0]` in the low lane).
+#[inline(always)]
+fn lanes(v: [u16; 4]) -> u64 {
+    u64::from(v[0]) | u64::from(v[1]) << 16 | u64::from(v[2]) << 32 | u64::from(v[3]) << 48
+}
+
+/// Lane `i` of `x`.
+#[inline(always)]
+const fn lane(x: u64, i: usize) -> u16 {
+    (x >> (16 * i)) as u16
+}
+
+/// The lane of `x` starting at bit `shift` (0, 16, 32 or 48).
+#[inline(always)]
+const fn lane_at(x: u64, shift: u32) -> u16 {
+    (x >> shift) as u16
+}
+
+/// Bit 0 of each lane set where the lane of `x` is zero; every lane of `x` must be below
+/// 0x8000 (adding 0x7FFF then sets bit 15 exactly in the non-zero lanes, with no carry
+/// into the next lane).
+#[inline(always)]
+const fn is_zero(x: u64) -> u64 {
+    (!(x + LOW15) & HI) >> 15
+}
+
+/// [`NO_CHAIN`] in a lane: below 0x8000, as the lane-wise tests need, and the same slot
+/// once masked ([`ix`]).
+const NO_CHAIN_LANE: u64 = 0x7FFF;
+
+/// The chain id of an empty point: no colour bit, the scratch slot.
+const EMPTY_ID: u16 = 0x03FF;
+/// The chain id of an off-board slot: bit 12, the scratch slot.
+const OFF_ID: u16 = 0x13FF;
+
+/// The bit of a chain id that says the chain is of the colour `code` (bit 10 for Black,
+/// 11 for White).
+#[inline(always)]
+const fn colour_bit(code: u8) -> u32 {
+    9 + code as u32
+}
+
+/// The chain id of the chain of colour `code` headed by the point `head`.
+#[inline(always)]
+const fn chain_id(code: u8, head: u16) -> u16 {
+    1 << colour_bit(code) | head
+}
+
+/// The head point of a chain id.
+#[inline(always)]
+const fn index_of(id: u16) -> u16 {
+    id & (SLOTS as u16 - 1)
 }
 
 /// No chain: a neighbour that is empty or off the board (no point has this index).
@@ -634,6 +758,99 @@ fn build_neighbour_table(size: BoardSize) -> Box<NeighbourTable> {
 mod tests {
     use super::*;
 
+    /// Every array recomputed from the stones: the chain ids, rings, lengths and
+    /// pseudo-liberty counts the moves keep incrementally, the ids of empty and off-board
+    /// points, the stone counts and the hash.
+    fn assert_consistent(b: &Board) {
+        let at = b.at();
+        let points = b.size().points();
+        let mut stones = [0; 2];
+        for q in 0..SLOTS {
+            let (cell, id) = (at.cells[q], at.head[q]);
+            match cell {
+                EMPTY => assert_eq!(id, EMPTY_ID, "empty point {q}"),
+                OFF => {
+                    assert!(q >= points, "off-board cell {q}");
+                    assert_eq!(id, OFF_ID, "off-board slot {q}");
+                }
+                _ => {
+                    stones[usize::from(cell - 1)] += 1;
+                    assert_eq!(id, chain_id(cell, index_of(id)), "colour bit of {q}");
+                    let head = index_of(id);
+                    assert_eq!(at.cells[ix(head)], cell, "head of {q}");
+                    if head != q as u16 {
+                        continue;
+                    }
+                    // The chain headed here: its ring, length and pseudo-liberties.
+                    let (mut len, mut libs) = (0, 0);
+                    b.for_each_in_chain(head, |r| {
+                        assert_eq!(at.head[ix(r)], id, "ring of {head} through {r}");
+                        len += 1;
+                        libs += b.nbrs[ix(r)]
+                            .iter()
+                            .filter(|&&n| at.cells[ix(n)] == EMPTY)
+                            .count();
+                    });
+                    assert_eq!(usize::from(at.len[q]), len, "length of {q}");
+                    assert_eq!(usize::from(at.libs[q]), libs, "pseudo-liberties of {q}");
+                }
+            }
+        }
+        assert_eq!(
+            [b.stone_count(Color::Black), b.stone_count(Color::White)],
+            stones
+        );
+        assert_eq!(b.hash(), b.hash_from_scratch());
+    }
+
+    #[test]
+    fn random_play_keeps_every_chain_array_consistent() {
+        // xorshift64*: the same games on every run.
+        let mut state = 0x2545_F491_4F6C_DD1D_u64;
+        let mut below = |n: usize| {
+            state ^= state >> 12;
+            state ^= state << 25;
+            state ^= state >> 27;
+            (state.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
+        };
+        let (mut played, mut captured) = (0, 0);
+        for lines in [2, 3, 5, 9, 13, 19, 25, 19, 9, 7] {
+            let size = BoardSize::new(lines).unwrap();
+            let mut b = Board::new(size);
+            let mut caps = Vec::new();
+            for turn in 0..size.points() * 8 {
+                let color = [Color::Black, Color::White][turn % 2];
+                let empty: Vec<Point> = size.all_points().filter(|&p| b.get(p).is_none()).collect();
+                if empty.is_empty() {
+                    break;
+                }
+                let p = empty[below(empty.len())];
+                if b.probe(p, color).is_suicide() {
+                    continue;
+                }
+                caps.clear();
+                b.play_unchecked(p, color, &mut caps);
+                played += 1;
+                captured += caps.len();
+                assert_consistent(&b);
+            }
+            // Dead stones taken off at the count, and setup stones, keep it too.
+            let first_stone = b.stones().next().map(|(p, _)| p);
+            if let Some(p) = first_stone {
+                b.remove_chain(p);
+                assert_consistent(&b);
+            }
+            for p in size.all_points().step_by(3) {
+                b.put_setup_stone(p, Color::White);
+            }
+            assert_consistent(&b);
+        }
+        assert!(
+            played > 5000 && captured > 2000,
+            "{played} played, {captured} captured"
+        );
+    }
+
     fn build_board(rows: &[&str]) -> Board {
         let size = BoardSize::new(rows.len() as u8).unwrap();
         let mut b = Board::new(size);
@@ -656,7 +873,7 @@ mod tests {
         let a = Point(0);
         assert_eq!(b.liberties(a), vec![Point(1)]);
         let probe = b.probe(Point(1), Color::Black);
-        assert_eq!((probe.n_heads, probe.n_stones), (1, 1));
+        assert_eq!((probe.captured_heads().count(), probe.n_stones), (1, 1));
         let mut caps = Vec::new();
         b.play_unchecked(Point(1), Color::Black, &mut caps);
         assert_eq!(caps, vec![a]);

@@ -54,6 +54,10 @@ pub(crate) struct History {
     to_move: [u64; 2],
     /// `keys[i]` is the key after move `i` (0 = the start).
     keys: Vec<u64>,
+    /// The most stones any recorded position had. A position with more has not occurred,
+    /// whatever its key: most moves add a stone to the most the game has seen, and need
+    /// no look-up.
+    most_stones: u32,
     /// Bit `key % 65536` is set once a key with those low bits has been pushed. Always
     /// `Some` but while the history is dropped, when it goes to [`SPARE`].
     filter: Option<Box<Filter>>,
@@ -67,8 +71,8 @@ const fn filter_slot(key: u64) -> (usize, u64) {
 
 impl History {
     /// The history of a game under `rule` whose start position has the stones' hash
-    /// `stones_hash`, `first` to move.
-    pub(crate) fn new(rule: KoRule, stones_hash: u64, first: Color) -> Self {
+    /// `stones_hash` and `stones` stones, `first` to move.
+    pub(crate) fn new(rule: KoRule, stones_hash: u64, stones: u32, first: Color) -> Self {
         let spare = SPARE
             .try_with(|spare| spare.try_borrow_mut().ok()?.pop())
             .ok()
@@ -79,9 +83,10 @@ impl History {
         let mut h = Self {
             to_move: Color::BOTH.map(|c| position_key(rule, 0, c)),
             keys,
+            most_stones: 0,
             filter: Some(filter),
         };
-        h.push(h.key(stones_hash, first));
+        h.push(h.key(stones_hash, first), stones);
         h
     }
 
@@ -92,11 +97,24 @@ impl History {
         stones_hash ^ self.to_move[to_move.index()]
     }
 
+    /// Records the position with the key `key` and `stones` stones.
     #[inline]
-    pub(crate) fn push(&mut self, key: u64) {
+    pub(crate) fn push(&mut self, key: u64, stones: u32) {
+        self.most_stones = self.most_stones.max(stones);
         self.keys.push(key);
         let (word, bit) = filter_slot(key);
         self.filter_mut()[word] |= bit;
+    }
+
+    /// The move after which the position with the key `key` and `stones` stones first
+    /// occurred: [`History::first_occurrence`], answered at once when no recorded position
+    /// had that many stones.
+    #[inline(always)]
+    pub(crate) fn first_occurrence_of(&self, key: u64, stones: u32) -> Option<usize> {
+        if stones > self.most_stones {
+            return None;
+        }
+        self.first_occurrence(key)
     }
 
     /// The move after which `key` first occurred.
@@ -191,15 +209,15 @@ mod tests {
 
     /// A history whose first key is `start` (Black to move: the key is the stones' hash).
     fn build_history(start: u64) -> History {
-        History::new(KoRule::Situational, start, Color::Black)
+        History::new(KoRule::Situational, start, 0, Color::Black)
     }
 
     #[test]
     fn first_occurrence_is_the_earliest_and_unseen_keys_are_none() {
         let mut h = build_history(7);
-        h.push(7 + FILTER_BITS); // same filter bit as 7, another key
-        h.push(99);
-        h.push(7);
+        h.push(7 + FILTER_BITS, 0); // same filter bit as 7, another key
+        h.push(99, 0);
+        h.push(7, 0);
         assert_eq!(h.first_occurrence(7), Some(0));
         assert_eq!(h.first_occurrence(7 + FILTER_BITS), Some(1));
         assert_eq!(h.first_occurrence(99), Some(2));
@@ -212,9 +230,9 @@ mod tests {
     fn the_scan_finds_the_earliest_key_in_every_lane_and_in_the_rest() {
         let mut h = build_history(1_000_000);
         for key in 0..37 {
-            h.push(key);
+            h.push(key, 0);
         }
-        h.push(20); // a repetition: the earlier one counts
+        h.push(20, 0); // a repetition: the earlier one counts
         for key in 0..37 {
             assert_eq!(h.first_occurrence(key), Some(key as usize + 1));
         }
@@ -229,7 +247,7 @@ mod tests {
             .map(|i| {
                 let mut h = build_history(i);
                 for key in 1000..1600_u64 {
-                    h.push(key.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+                    h.push(key.wrapping_mul(0x9E37_79B9_7F4A_7C15), 0);
                 }
                 h
             })
