@@ -1,11 +1,9 @@
 //! Prometheus metrics: the process-wide recorder, per-request counters and the /metrics page.
 
 use std::sync::{Arc, OnceLock};
-use std::time::Instant;
 
-use axum::extract::{MatchedPath, Request, State};
+use axum::extract::State;
 use axum::http::header;
-use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use metrics_exporter_prometheus::{Matcher, PrometheusBuilder, PrometheusHandle};
 
@@ -45,24 +43,8 @@ pub(crate) fn builder() -> PrometheusBuilder {
         })
 }
 
-/// Middleware counting every request by route template (never the raw path, to bound the label set).
-pub(crate) async fn track_request(
-    State(app): State<Arc<App>>,
-    matched: Option<MatchedPath>,
-    request: Request,
-    next: Next,
-) -> Response {
-    let method = method_label(request.method());
-    let started = Instant::now();
-    let response = next.run(request).await;
-    let route = matched.as_ref().map_or("unmatched", MatchedPath::as_str);
-    app.route_meters
-        .record(route, method, response.status().as_u16(), started.elapsed());
-    response
-}
-
 /// The method as a label: the standard ones by name, any extension method as `other`.
-fn method_label(method: &axum::http::Method) -> &'static str {
+pub(crate) fn method_label(method: &axum::http::Method) -> &'static str {
     match method.as_str() {
         "GET" => "GET",
         "HEAD" => "HEAD",

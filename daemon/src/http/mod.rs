@@ -7,6 +7,7 @@
 mod auth;
 mod bodies;
 mod constraints;
+mod edge;
 mod error;
 mod grammar;
 mod metrics;
@@ -57,8 +58,6 @@ pub(crate) struct App {
     started: std::time::Instant,
     /// The tournament desk (issue 13), when running.
     tournament: Option<Arc<crate::tournament::Desk>>,
-    /// Request metrics by route.
-    route_meters: route_meters::RouteMeters,
 }
 
 impl App {
@@ -148,16 +147,11 @@ fn build(settings: HttpSettings, public: Feed, shutdown: CancellationToken) -> R
         shutdown,
         started: std::time::Instant::now(),
         tournament: settings.tournament,
-        route_meters: route_meters::RouteMeters::default(),
     });
     routes::all()
         .fallback(error::handle_no_route)
         .method_not_allowed_fallback(error::handle_wrong_method)
-        .layer(axum::middleware::map_response(error::ensure_json_errors))
-        .layer(axum::middleware::from_fn_with_state(
-            app.clone(),
-            metrics::track_request,
-        ))
+        .layer(edge::EdgeLayer::new(Arc::default()))
         .layer(DefaultBodyLimit::max(settings.body_limit_bytes))
         .layer(cors(&settings.cors_allow_origins))
         .layer(TraceLayer::new_for_http())

@@ -19,10 +19,10 @@ pub(crate) struct InFlight {
 impl InFlight {
     /// Hand `sealed` to the journal to commit along with another commit; gives it back if the
     /// journal is closed.
-    pub(crate) fn hand_over(sealed: Sealed, journal: &Journal) -> Result<Self, Sealed> {
+    pub(crate) fn hand_over(sealed: Sealed, journal: &Journal) -> Result<Self, Box<Sealed>> {
         match journal.write_lazily(sealed.batch.clone()) {
             Ok(committed) => Ok(Self { sealed, committed }),
-            Err(_) => Err(sealed),
+            Err(_) => Err(Box::new(sealed)),
         }
     }
 

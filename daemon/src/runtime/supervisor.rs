@@ -244,7 +244,7 @@ async fn commit_lazily(sealed: Option<Sealed>, wiring: &mut Wiring) {
     match InFlight::hand_over(sealed, &wiring.journal) {
         Ok(in_flight) => wiring.in_flight = Some(in_flight),
         Err(sealed) => {
-            commit(Some(sealed), wiring).await;
+            commit(Some(*sealed), wiring).await;
         }
     }
 }
