@@ -151,9 +151,12 @@ fn build(settings: HttpSettings, public: Feed, shutdown: CancellationToken) -> R
     routes::all()
         .fallback(error::handle_no_route)
         .method_not_allowed_fallback(error::handle_wrong_method)
-        .layer(edge::EdgeLayer::new(Arc::default()))
+        .layer(edge::EdgeLayer::new(
+            Arc::default(),
+            cors(&settings.cors_allow_origins),
+            matches!(settings.cors_allow_origins, AllowOrigins::Any),
+        ))
         .layer(DefaultBodyLimit::max(settings.body_limit_bytes))
-        .layer(cors(&settings.cors_allow_origins))
         .layer(TraceLayer::new_for_http())
         .with_state(app)
 }

@@ -310,6 +310,45 @@ async fn cors_can_be_restricted() {
 }
 
 #[tokio::test]
+async fn a_request_without_origin_gets_the_headers_cors_would_give_it() {
+    use crate::http::AllowOrigins;
+    use tower::ServiceExt;
+    let listed = AllowOrigins::parse(&["https://tv.example".to_owned()]).unwrap();
+    for origins in [AllowOrigins::Any, listed] {
+        let mut settings = build_settings();
+        settings.cors_allow_origins = origins.clone();
+        let harness = Harness::start(settings).await;
+        let ours = harness
+            .client
+            .get(harness.url("/boards"))
+            .send()
+            .await
+            .unwrap();
+        // tower_http's own answer, with the same CORS settings, to the same request.
+        let reference = axum::Router::new()
+            .route("/", axum::routing::get(|| async { "" }))
+            .layer(crate::http::cors(&origins));
+        let request = axum::http::Request::get("/")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let theirs = reference.oneshot(request).await.unwrap();
+        for name in ["vary", "access-control-allow-origin"] {
+            let text = |headers: &reqwest::header::HeaderMap| {
+                headers
+                    .get(name)
+                    .map(|v| v.to_str().unwrap_or("?").to_owned())
+            };
+            let theirs = theirs
+                .headers()
+                .get(name)
+                .map(|v| v.to_str().unwrap_or("?").to_owned());
+            assert_eq!(text(ours.headers()), theirs, "{name} with {origins:?}");
+        }
+        harness.stop().await;
+    }
+}
+
+#[tokio::test]
 async fn router_serves_without_a_socket() {
     use tower::ServiceExt;
 
