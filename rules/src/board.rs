@@ -644,12 +644,17 @@ impl Points {
             (b, a)
         };
         let start = index_of(small);
+        // The first four stones of the ring without a loop exit to predict (a ring of fewer
+        // stones is walked round again, writing the same ids), then the rest if any.
         let mut q = start;
-        loop {
+        for _ in 0..4 {
             self.head[ix(q)] = big;
             q = self.next[ix(q)];
-            if q == start {
-                break;
+        }
+        if self.len[ix(small)] > 4 {
+            while q != start {
+                self.head[ix(q)] = big;
+                q = self.next[ix(q)];
             }
         }
         self.next.swap(ix(big), ix(small));

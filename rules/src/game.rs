@@ -329,6 +329,7 @@ impl Game {
     ///
     /// # Errors
     /// The [`Illegal`] reason; the game is unchanged.
+    #[inline]
     pub fn play_move(&mut self, color: Color, mv: Move) -> Result<&MoveRecord, Illegal> {
         if let Err(reason) = self.check_turn(color) {
             return Err(self.refuse(reason, color, mv));
