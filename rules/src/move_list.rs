@@ -3,7 +3,7 @@
 //!
 //! Replaying many games would otherwise allocate (and, past its first capacity, grow) a
 //! record list per game: about 12 KB, the largest allocation of a new game. A dropped list
-//! is cleared and kept for reuse, like the board's arrays (`board.rs`).
+//! is cleared and kept for reuse, like the board's arrays (`board/mod.rs`).
 
 use std::cell::RefCell;
 use std::ops::{Deref, DerefMut};

@@ -254,16 +254,27 @@ fn land(sealed: Sealed, answer: Result<(), crate::journal::JournalError>, wiring
     match answer {
         Ok(()) => publish(sealed, wiring),
         Err(err) => {
-            tracing::debug!(
-                cause = %err,
-                "journal write failed; its messages wait, unpublished, until the journal accepts them"
-            );
             let mut queue = wiring.unjournaled.take(None);
             queue.push_front(sealed);
-            set_waiting_gauge(&batch_board(&queue), queue.len());
-            wiring.unjournaled.keep(queue);
+            keep_refused(queue, &err, wiring);
         }
     }
+}
+
+/// Keep `queue` (a refused batch first, everything after it behind) until the journal accepts it.
+fn keep_refused(
+    queue: std::collections::VecDeque<Sealed>,
+    err: &crate::journal::JournalError,
+    wiring: &Wiring,
+) {
+    // The journal logs once when it starts refusing and once when it accepts again.
+    tracing::debug!(
+        cause = %err,
+        waiting = queue.len(),
+        "journal write failed; its messages wait, unpublished, until the journal accepts them"
+    );
+    set_waiting_gauge(&batch_board(&queue), queue.len());
+    wiring.unjournaled.keep(queue);
 }
 
 /// Publish a committed batch's messages, then send its device commands.
@@ -299,14 +310,7 @@ async fn commit(sealed: Option<Sealed>, wiring: &mut Wiring) -> bool {
             && let Err(err) = wiring.journal.write(batch.clone()).await
         {
             queue.push_front(Sealed { batch, commands });
-            // The journal logs once when it starts refusing and once when it accepts again.
-            tracing::debug!(
-                cause = %err,
-                waiting = queue.len(),
-                "journal write failed; its messages wait, unpublished, until the journal accepts them"
-            );
-            set_waiting_gauge(&batch_board(&queue), queue.len());
-            wiring.unjournaled.keep(queue);
+            keep_refused(queue, &err, wiring);
             return false;
         }
         publish(Sealed { batch, commands }, wiring);

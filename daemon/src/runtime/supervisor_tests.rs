@@ -60,6 +60,26 @@ fn published(bus: &mut tokio::sync::broadcast::Receiver<Published>) -> Vec<u64> 
         .collect()
 }
 
+/// Space returns (the same file, without the cap): every waiting batch, `first..=last`, goes
+/// out in order and a restart would replay every input.
+async fn space_returns(
+    wiring: &mut Wiring,
+    config: &JournalConfig,
+    bus: &mut tokio::sync::broadcast::Receiver<Published>,
+    first: u64,
+    last: u64,
+) {
+    wiring.journal = Journal::open(config).expect("reopen");
+    assert!(commit(None, wiring).await);
+    assert_eq!(published(bus), (first..=last).collect::<Vec<_>>());
+    assert_eq!(wiring.unjournaled.len(), 0);
+    let recovered = wiring.journal.recover("t1").expect("recover");
+    assert_eq!(
+        (recovered.last_seq, recovered.inputs.len() as u64),
+        (last, last)
+    );
+}
+
 #[tokio::test]
 async fn refused_batches_wait_unpublished_and_go_out_in_order_once_the_journal_accepts() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -89,19 +109,7 @@ async fn refused_batches_wait_unpublished_and_go_out_in_order_once_the_journal_a
     assert!(published(&mut bus).is_empty());
     assert!(wiring.journal.is_refusing());
 
-    // Space returns (the same file, without the cap): the waiting moves go out, in order.
-    wiring.journal = Journal::open(&config).expect("reopen");
-    assert!(commit(None, &mut wiring).await);
-    assert_eq!(
-        published(&mut bus),
-        ((accepted + 1)..=seq).collect::<Vec<_>>()
-    );
-    assert_eq!(wiring.unjournaled.len(), 0);
-    let recovered = wiring.journal.recover("t1").expect("recover");
-    assert_eq!(
-        (recovered.last_seq, recovered.inputs.len() as u64),
-        (seq, seq)
-    );
+    space_returns(&mut wiring, &config, &mut bus, accepted + 1, seq).await;
 }
 
 #[tokio::test]
@@ -151,16 +159,5 @@ async fn a_refused_batch_that_may_wait_goes_out_first_once_the_journal_accepts()
     assert!(published(&mut bus).is_empty());
     assert_eq!(wiring.unjournaled.len(), 2);
 
-    // Space returns: both go out, in order.
-    wiring.journal = Journal::open(&config).expect("reopen");
-    assert!(commit(None, &mut wiring).await);
-    assert_eq!(
-        published(&mut bus),
-        ((accepted + 1)..=seq).collect::<Vec<_>>()
-    );
-    let recovered = wiring.journal.recover("t1").expect("recover");
-    assert_eq!(
-        (recovered.last_seq, recovered.inputs.len() as u64),
-        (seq, seq)
-    );
+    space_returns(&mut wiring, &config, &mut bus, accepted + 1, seq).await;
 }
