@@ -19,6 +19,7 @@ use tokio::sync::broadcast::{self, error::RecvError};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use crate::followers::BoardFollowers;
 use crate::hub::{BoardView, Hub, Payload, Published, Topic};
 
 /// How many released messages a slow public SSE client may fall behind before it re-reads the journal.
@@ -58,6 +59,8 @@ struct Buffer {
 pub struct DelayedView {
     buffer: Arc<Mutex<Buffer>>,
     bus: broadcast::Sender<Published>,
+    /// The same released messages, per followed board.
+    followers: Arc<BoardFollowers>,
     delay: Duration,
     hub: Hub,
     /// Wakes the task when a request, not the bus, added a held item.
@@ -81,6 +84,7 @@ impl DelayedView {
         let view = Self {
             buffer: Arc::new(Mutex::new(buffer)),
             bus,
+            followers: Arc::default(),
             delay,
             hub,
             added: Arc::default(),
@@ -107,6 +111,11 @@ impl DelayedView {
     /// Released messages from now on.
     pub fn subscribe(&self) -> broadcast::Receiver<Published> {
         self.bus.subscribe()
+    }
+
+    /// Released messages of `board` from now on.
+    pub fn subscribe_board(&self, board: &Arc<str>) -> broadcast::Receiver<Published> {
+        self.followers.subscribe(board)
     }
 
     /// Highest seq of `board` the public may see; everything journaled before the view started counts.
@@ -214,6 +223,7 @@ impl DelayedView {
                     }
                     let seq = buffer.released_seq.entry(board).or_default();
                     *seq = (*seq).max(message.seq);
+                    self.followers.send(&message);
                     // No public subscriber is fine.
                     let _ = self.bus.send(message);
                 }
@@ -301,6 +311,14 @@ impl Feed {
         match self {
             Self::Live(hub) => hub.subscribe(),
             Self::Delayed(view) => view.subscribe(),
+        }
+    }
+
+    /// Messages of `board` from now on, as this feed releases them.
+    pub fn subscribe_board(&self, board: &Arc<str>) -> broadcast::Receiver<Published> {
+        match self {
+            Self::Live(hub) => hub.subscribe_board(board),
+            Self::Delayed(view) => view.subscribe_board(board),
         }
     }
 

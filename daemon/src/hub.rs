@@ -15,6 +15,8 @@ use goban_referee::BoardState;
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, watch};
 
+use crate::followers::BoardFollowers;
+
 /// Which MQTT topic / SSE event name a published message belongs to (api.md "MQTT").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -255,6 +257,8 @@ pub struct Hub {
     /// Bumped whenever a board is registered or fails, for those waiting on one.
     settled: Arc<watch::Sender<u64>>,
     bus: broadcast::Sender<Published>,
+    /// The same messages, per followed board.
+    followers: Arc<BoardFollowers>,
     archive: Arc<dyn Archive>,
 }
 
@@ -267,6 +271,7 @@ impl Hub {
             pending: Arc::default(),
             settled: Arc::new(watch::Sender::new(0)),
             bus,
+            followers: Arc::default(),
             archive,
         }
     }
@@ -335,6 +340,7 @@ impl Hub {
                 _ => {}
             }
         }
+        self.followers.send(&message);
         // No subscriber is not an error: publishers come and go.
         let _ = self.bus.send(message);
     }
@@ -342,6 +348,11 @@ impl Hub {
     /// Every message published from now on.
     pub fn subscribe(&self) -> broadcast::Receiver<Published> {
         self.bus.subscribe()
+    }
+
+    /// Every message of `board` published from now on (and no other board's).
+    pub fn subscribe_board(&self, board: &Arc<str>) -> broadcast::Receiver<Published> {
+        self.followers.subscribe(board)
     }
 
     /// Ids of the boards served (registered), in order; see [`Hub::not_ready`] for the others.

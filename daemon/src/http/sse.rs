@@ -94,8 +94,9 @@ pub(crate) async fn handle_events(
     };
     let after = resume_point(&headers, &query)?;
     let feed = app.feed(&viewer);
-    // Subscribe before reading the journal or the state: see the module docs.
-    let receiver = feed.subscribe();
+    // Subscribe before reading the journal or the state: see the module docs. Only this
+    // board's messages: the stream does not wake for the rest of the hall.
+    let receiver = feed.subscribe_board(&board);
     let (sender, events) = mpsc::channel(CHANNEL);
     let pump = Pump {
         board,

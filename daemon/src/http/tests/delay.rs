@@ -49,6 +49,9 @@ async fn view_releases_each_message_after_the_delay() {
     let hub = build_hub();
     let view = DelayedView::start(hub.clone(), DELAY, CancellationToken::new());
     let mut released = view.subscribe();
+    let mut followers = view.subscribe_board(&Arc::from(BOARD));
+    let mut elsewhere = view.subscribe_board(&Arc::from("table-2"));
+    let mut live_followers = hub.subscribe_board(&Arc::from(BOARD));
     assert_eq!(
         view.view(BOARD).unwrap().seq(),
         1,
@@ -66,10 +69,20 @@ async fn view_releases_each_message_after_the_delay() {
     assert_eq!(view.held(), 2);
     assert_eq!(view.cutoff(BOARD), 1);
     assert_eq!(view.view(BOARD).unwrap().seq(), 1);
+    assert_eq!(
+        live_followers.try_recv().unwrap().seq,
+        2,
+        "the hub's own followers: live"
+    );
+    assert!(
+        followers.try_recv().is_err(),
+        "the board's public followers: not yet"
+    );
 
     tokio::time::advance(DELAY - Duration::from_millis(1)).await;
     settle().await;
     assert_eq!(view.view(BOARD).unwrap().seq(), 1, "not yet");
+    assert!(followers.try_recv().is_err());
     tokio::time::advance(Duration::from_millis(1)).await;
     settle().await;
     assert_eq!(view.view(BOARD).unwrap().seq(), 3);
@@ -77,6 +90,12 @@ async fn view_releases_each_message_after_the_delay() {
     assert_eq!(view.held(), 0);
     assert_eq!(released.recv().await.unwrap().seq, 2);
     assert_eq!(released.recv().await.unwrap().seq, 3);
+    assert_eq!(followers.try_recv().unwrap().seq, 2);
+    assert_eq!(followers.try_recv().unwrap().seq, 3);
+    assert!(
+        elsewhere.try_recv().is_err(),
+        "another board's followers hear nothing"
+    );
 }
 
 #[tokio::test(start_paused = true)]
