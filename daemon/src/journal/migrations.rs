@@ -131,6 +131,11 @@ CREATE TABLE IF NOT EXISTS checkpoints (
 ",
         ),
     },
+    Migration {
+        what: "payloads packed with zstd (packing 2, packing.rs); a daemon before this version \
+               cannot read them, so it must refuse the file",
+        apply: Apply::Sql(""),
+    },
 ];
 
 /// Step 4: `events.packing` says how a payload is stored (`packing.rs`; every older row is

@@ -707,10 +707,7 @@ fn checkpoint_cost_late_in_a_game() {
     let started = std::time::Instant::now();
     for _ in 0..ROUNDS {
         assert_eq!(
-            unpacker
-                .unpack(packing::DEFLATE_V1, &stored)
-                .expect("unpacks")
-                .len(),
+            unpacker.unpack(packing, &stored).expect("unpacks").len(),
             json.len()
         );
     }

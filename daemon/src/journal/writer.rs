@@ -222,7 +222,7 @@ fn write_batch(
         // The published bytes, packed; stored as text only if zlib refused.
         match packer.pack(json.as_bytes()) {
             Some(packed) => {
-                insert_event.execute(params![board, seq, topic, at, packed, packing::DEFLATE_V1])?
+                insert_event.execute(params![board, seq, topic, at, packed, Packer::PACKING])?
             }
             None => insert_event.execute(params![board, seq, topic, at, json, packing::PLAIN])?,
         };
@@ -290,7 +290,7 @@ fn write_checkpoint(
             input_id,
             at,
             format,
-            packing::DEFLATE_V1,
+            Packer::PACKING,
             packed
         ])?,
         None => replace.execute(params![
