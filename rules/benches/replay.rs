@@ -3,6 +3,12 @@
 //! `ai-19x19`, the 19x19 games of `gnugo-regression`, and a synthetic set of long
 //! capture-heavy games generated reproducibly (fixed seed) by `goban-rules` itself.
 //!
+//! Both engines are timed on the same moves and the same work: each gets the records in its
+//! own form (goban-rules `(Color, Move)`, `goban` a pass or (row, column)), converted once
+//! before any timing, and each loop does the same around a move (resume a game that two
+//! passes stopped, play with full legality, count the legal moves, keep the final position
+//! alive with `black_box`).
+//!
 //! Run: `GOBAN_CORPUS=$PWD/../shared/corpus cargo bench -p goban-rules --bench replay`.
 //! Profile: see `REPLAY_PROFILE` below and `docs/performance.md`.
 //!
@@ -28,10 +34,37 @@ mod sgf_files;
 
 type Record = Vec<(Color, Move)>;
 
-/// One corpus of the bench.
+/// A record as the `goban` crate takes its moves: a pass or (row, column).
+type GobanRecord = Vec<goban::rules::Move>;
+
+/// One corpus of the bench, its records in each engine's own form, so that neither
+/// engine's timed loop converts moves.
 struct Corpus {
     name: &'static str,
     records: Vec<Record>,
+    goban_records: Vec<GobanRecord>,
+}
+
+impl Corpus {
+    fn new(name: &'static str, records: Vec<Record>) -> Self {
+        let goban_records = records.iter().map(goban_record).collect();
+        Self {
+            name,
+            records,
+            goban_records,
+        }
+    }
+}
+
+/// `rec`'s moves as the `goban` crate's: converted once, before any timing.
+fn goban_record(rec: &Record) -> GobanRecord {
+    use goban::rules::Move as GMove;
+    rec.iter()
+        .map(|&(_, mv)| match mv {
+            Move::Pass => GMove::Pass,
+            Move::Play(p) => GMove::Play(p.row(BoardSize::NINETEEN), p.col(BoardSize::NINETEEN)),
+        })
+        .collect()
 }
 
 /// The 19x19 records under `dir` (recursively), as replayed (implied passes resolved, so
@@ -136,20 +169,13 @@ fn replay_ours(records: &[Record]) -> usize {
     played
 }
 
-fn replay_goban(records: &[Record]) -> usize {
+fn replay_goban(records: &[GobanRecord]) -> usize {
     use goban::rules::game::Game as GobanGame;
-    use goban::rules::{CHINESE, GobanSizes, Move as GMove};
+    use goban::rules::{CHINESE, GobanSizes};
     let mut played = 0;
     for rec in records {
         let mut g = GobanGame::new(GobanSizes::Nineteen, CHINESE);
-        for &(_, mv) in rec {
-            let m = match mv {
-                Move::Pass => GMove::Pass,
-                Move::Play(p) => {
-                    let (r, c) = (p.row(BoardSize::NINETEEN), p.col(BoardSize::NINETEEN));
-                    GMove::Play(r, c)
-                }
-            };
+        for &m in rec {
             if g.is_over() {
                 g.resume();
             }
@@ -221,7 +247,7 @@ fn thread_cpu() -> Duration {
 }
 
 /// The rate of `f` over rounds run for at least `budget` of wall time (three at least).
-fn rate(records: &[Record], budget: Duration, f: fn(&[Record]) -> usize) -> Rate {
+fn rate<R>(records: &[R], budget: Duration, f: fn(&[R]) -> usize) -> Rate {
     let (start, cpu_start, faults_start) = (Instant::now(), thread_cpu(), thread_minor_faults());
     let (mut moves, mut rounds, mut best_wall) = (0, 0, 0.0_f64);
     while start.elapsed() < budget || rounds < 3 {
@@ -247,22 +273,16 @@ fn corpora(keep: impl Fn(&str) -> bool) -> Option<Vec<Corpus>> {
     let root = Path::new(&root);
     let mut out = Vec::new();
     if keep("ai-19x19") {
-        out.push(Corpus {
-            name: "ai-19x19",
-            records: load_dir(&root.join("ai-19x19")),
-        });
+        out.push(Corpus::new("ai-19x19", load_dir(&root.join("ai-19x19"))));
     }
     if keep("gnugo-regression-19x19") {
-        out.push(Corpus {
-            name: "gnugo-regression-19x19",
-            records: load_dir(&root.join("gnugo-regression")),
-        });
+        out.push(Corpus::new(
+            "gnugo-regression-19x19",
+            load_dir(&root.join("gnugo-regression")),
+        ));
     }
     if keep("synthetic-captures") {
-        out.push(Corpus {
-            name: "synthetic-captures",
-            records: synthetic(100, 600),
-        });
+        out.push(Corpus::new("synthetic-captures", synthetic(100, 600)));
     }
     Some(out)
 }
@@ -306,7 +326,7 @@ fn main() {
             corpus.name,
             corpus.records.len(),
             replay_ours(&corpus.records),
-            replay_goban(&corpus.records)
+            replay_goban(&corpus.goban_records)
         );
         let mut group = c.benchmark_group(format!("replay_{}", corpus.name));
         group.throughput(Throughput::Elements(total as u64));
@@ -314,7 +334,7 @@ fn main() {
             b.iter(|| replay_ours(&corpus.records));
         });
         group.bench_function("goban 0.20 CHINESE", |b| {
-            b.iter(|| replay_goban(&corpus.records));
+            b.iter(|| replay_goban(&corpus.goban_records));
         });
         group.finish();
     }
@@ -326,7 +346,7 @@ fn main() {
     println!("| --- | --- | --- | --- | --- |");
     for corpus in &corpora {
         let ours = rate(&corpus.records, Duration::from_secs(3), replay_ours);
-        let theirs = rate(&corpus.records, Duration::from_secs(3), replay_goban);
+        let theirs = rate(&corpus.goban_records, Duration::from_secs(3), replay_goban);
         println!(
             "| {} | {:.2} M / {:.2} M | {:.3} M / {:.3} M | {:.1}x / {:.1}x | {:.0} / {:.0} |",
             corpus.name,
