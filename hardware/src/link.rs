@@ -120,6 +120,11 @@ pub struct LinkConfig {
     pub stats_event_interval_ms: u64,
     /// Host commands that can wait for the port before new ones are dropped. Default 64.
     pub command_queue: usize,
+    /// Whether `BEAT` frames are passed on as [`LinkEvent::Frame`]. Default `true`. They
+    /// always feed the link's watchdog and counters; an owner that has no use for them (the
+    /// daemon: a beat changes no game state) turns this off, and is not woken twice a second
+    /// per device for nothing.
+    pub forward_beats: bool,
 }
 
 impl Default for LinkConfig {
@@ -132,6 +137,7 @@ impl Default for LinkConfig {
             stats_interval_ms: 1_000,
             stats_event_interval_ms: 5_000,
             command_queue: 64,
+            forward_beats: true,
         }
     }
 }

@@ -263,7 +263,8 @@ impl<'a> Session<'a> {
                 }
                 true
             }
-            Frame::Beat { .. } | Frame::Fault { .. } => true,
+            Frame::Beat { .. } => self.state.config.forward_beats,
+            Frame::Fault { .. } => true,
             // v1.1 ZONE: a full reading of the off-board zones, no counter; trusted with the board.
             Frame::Zone { .. } => !self.awaiting_snap,
             Frame::Caps { sync, .. } => {

@@ -26,17 +26,15 @@ struct Rig {
 }
 
 fn build_rig(expect: &[DeviceKind]) -> Rig {
+    build_rig_with(LinkConfig::expecting(expect))
+}
+
+fn build_rig_with(config: LinkConfig) -> Rig {
     let (plug, connector) = memory_port("mem");
     let (tx, rx) = mpsc::channel(256);
     let cancel = CancellationToken::new();
     let clock = Arc::new(TokioWallClock::starting_at(0));
-    let (handle, task) = spawn_link_with_clock(
-        connector,
-        LinkConfig::expecting(expect),
-        tx,
-        cancel.clone(),
-        clock,
-    );
+    let (handle, task) = spawn_link_with_clock(connector, config, tx, cancel.clone(), clock);
     Rig {
         plug,
         handle,
@@ -391,5 +389,51 @@ async fn zone_frames_are_forwarded_once_the_board_is_trusted() {
             .any(|e| matches!(e, LinkEvent::SequenceGap { .. })),
         "{events:?}"
     );
+    rig.cancel.cancel();
+}
+
+/// Beats every second for five seconds (longer than the watchdog's three): the events seen.
+async fn beat_for_five_seconds(rig: &mut Rig) -> Vec<LinkEvent> {
+    let mut dev = rig.plug.plug().await.unwrap();
+    expect_host(&mut dev, &Frame::HelloQuery).await;
+    send(&mut dev, &board_hello()).await;
+    let mut events = Vec::new();
+    for ms in 1..=5 {
+        send(&mut dev, &Frame::Beat { ms: ms * 1_000 }).await;
+        events.extend(collect(&mut rig.rx, Duration::from_secs(1)).await);
+    }
+    events
+}
+
+#[tokio::test(start_paused = true)]
+async fn beats_keep_the_link_alive_and_are_passed_on_only_when_asked() {
+    let is_beat = |e: &LinkEvent| {
+        matches!(
+            e,
+            LinkEvent::Frame {
+                frame: Frame::Beat { .. },
+                ..
+            }
+        )
+    };
+    let lost = |e: &LinkEvent| matches!(e, LinkEvent::Disconnected { .. });
+
+    let mut rig = build_rig(&[DeviceKind::Board]);
+    let events = beat_for_five_seconds(&mut rig).await;
+    assert_eq!(events.iter().filter(|e| is_beat(e)).count(), 5);
+    assert!(!events.iter().any(lost), "{events:?}");
+    rig.cancel.cancel();
+
+    let mut rig = build_rig_with(LinkConfig {
+        forward_beats: false,
+        ..LinkConfig::expecting(&[DeviceKind::Board])
+    });
+    let events = beat_for_five_seconds(&mut rig).await;
+    assert!(!events.iter().any(is_beat), "{events:?}");
+    assert!(
+        !events.iter().any(lost),
+        "the watchdog still takes the beats: {events:?}"
+    );
+    assert!(rig.handle.stats().frames >= 5);
     rig.cancel.cancel();
 }

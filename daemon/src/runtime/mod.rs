@@ -117,12 +117,13 @@ fn start_board(
         let mut connector = SerialConnector::new(&path);
         connector.settings.baud = board.baud;
         let label = goban_hardware::Connector::label(&connector);
-        let (handle, task) = spawn_link(
-            connector,
-            LinkConfig::expecting(&kinds),
-            event_tx.clone(),
-            cancel.child_token(),
-        );
+        // A beat changes no game state and the link's own watchdog takes it: not passed on,
+        // it does not wake the board's task twice a second per device.
+        let config = LinkConfig {
+            forward_beats: false,
+            ..LinkConfig::expecting(&kinds)
+        };
+        let (handle, task) = spawn_link(connector, config, event_tx.clone(), cancel.child_token());
         boards.links.push(task);
         links.insert(label, (handle, kinds));
     }

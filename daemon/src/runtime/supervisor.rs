@@ -142,16 +142,17 @@ fn on_link_event(ledger: &mut Ledger, health: &mut Health, wiring: &Wiring, even
         _ => now,
     };
     let port = port_of(&event);
-    let expect = port.and_then(|p| wiring.links.get(p)).map_or_else(
-        || vec![DeviceKind::Board, DeviceKind::Clock],
-        |(_, kinds)| kinds.clone(),
-    );
+    let expect = port
+        .and_then(|p| wiring.links.get(p))
+        .map_or(&[DeviceKind::Board, DeviceKind::Clock][..], |(_, kinds)| {
+            kinds.as_slice()
+        });
     let rejected = match &event {
         LinkEvent::Stats(stats) => health.rejected_since_last(stats),
         _ => 0,
     };
     let counted = (rejected > 0).then_some(Input::FramesRejected { frames: rejected });
-    for input in inputs_of(&event, &expect).into_iter().chain(counted) {
+    for input in inputs_of(&event, expect).into_iter().chain(counted) {
         if let Err(err) = ledger.handle(at, input) {
             tracing::debug!(cause = %err, "referee refused a device input");
         }
