@@ -70,7 +70,23 @@ fn goban_record(rec: &Record) -> GobanRecord {
 /// The 19x19 records under `dir` (recursively), as replayed (implied passes resolved, so
 /// both engines see strict alternation); records with setup stones or illegal moves are
 /// left out.
+/// The 19x19 records under `dir`; exits when there are none, so that a wrong `GOBAN_CORPUS`
+/// (the bench runs in `rules/`, so a relative path or `$PWD` from there misses) cannot print
+/// a table of zeros.
 fn load_dir(dir: &Path) -> Vec<Record> {
+    let records = read_dir_records(dir);
+    if records.is_empty() {
+        eprintln!(
+            "replay bench: no 19x19 game under {} (set GOBAN_CORPUS to the corpus's absolute \
+             path, e.g. GOBAN_CORPUS=$PWD/../shared/corpus from the repository's root)",
+            dir.display()
+        );
+        std::process::exit(2);
+    }
+    records
+}
+
+fn read_dir_records(dir: &Path) -> Vec<Record> {
     let files = sgf_files::sgf_files(&[dir]);
     let mut records = Vec::new();
     for path in files {
