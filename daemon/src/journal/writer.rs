@@ -219,7 +219,7 @@ fn write_batch(
     for event in &batch.events {
         let (seq, topic, at) = (to_sql(event.seq), event.topic.name(), to_sql(event.at_ms));
         let json = event.payload.as_str();
-        // The published bytes, packed; stored as text only if zlib refused.
+        // The published bytes, packed; stored as text only if the compressor refused.
         match packer.pack(json.as_bytes()) {
             Some(packed) => {
                 insert_event.execute(params![board, seq, topic, at, packed, Packer::PACKING])?
