@@ -44,6 +44,8 @@ const HTTP_SECONDS: &[f64] = &[
 const COMMIT_SECONDS: &[f64] = &[
     0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0,
 ];
+/// A board's wait for its timer or its journal: 50 µs to 1 s, as commits.
+const BOARD_WAIT_SECONDS: &[f64] = COMMIT_SECONDS;
 /// Board batches per commit: one board alone up to the writer's 256 requests.
 const COMMIT_BATCHES: &[f64] = &[1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0];
 /// Rows (inputs and messages) per commit.
@@ -126,6 +128,18 @@ pub(crate) const SERIES: &[Series] = &[
         Kind::Counter,
         &["board", "source", "kind"],
         "Alerts raised live, by board, source (infraction, device) and kind",
+    ),
+    histogram(
+        "goban_board_alarm_late_seconds",
+        &[],
+        "How late a board's timer (settle time, clock deadline) woke its task after the deadline",
+        BOARD_WAIT_SECONDS,
+    ),
+    histogram(
+        "goban_board_publish_wait_seconds",
+        &[],
+        "Time from a board batch that cannot wait (a move, an alert) sealed to its messages published: the journal's round trip",
+        BOARD_WAIT_SECONDS,
     ),
     histogram(
         "goban_journal_commit_duration_seconds",

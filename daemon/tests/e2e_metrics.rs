@@ -23,6 +23,8 @@ const EXPECTED: &[&str] = &[
     "goban_http_request_duration_seconds",
     "goban_http_sse_clients",
     "goban_board_input_queue_depth",
+    "goban_board_alarm_late_seconds",
+    "goban_board_publish_wait_seconds",
     "goban_alerts_raised_total",
     "goban_journal_commit_duration_seconds",
     "goban_journal_commit_batches",
@@ -137,6 +139,9 @@ async fn metrics_of_a_real_run_explain_the_hall_and_pass_promtool() {
                 1.0,
             )
             && at_least("goban_journal_commit_duration_seconds_count", &[], 1.0)
+            // Moves settle on the board's timer and go out after their own commit.
+            && at_least("goban_board_alarm_late_seconds_count", &[], 1.0)
+            && at_least("goban_board_publish_wait_seconds_count", &[], 1.0)
             && at_least("goban_mqtt_published_total", &[], 1.0)
     };
     let deadline = Instant::now() + Duration::from_secs(120);
@@ -176,6 +181,8 @@ async fn metrics_of_a_real_run_explain_the_hall_and_pass_promtool() {
     for latency in [
         "goban_http_request_duration_seconds",
         "goban_journal_commit_duration_seconds",
+        "goban_board_alarm_late_seconds",
+        "goban_board_publish_wait_seconds",
     ] {
         assert!(
             text.contains(&format!("# TYPE {latency} histogram"))

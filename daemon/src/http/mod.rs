@@ -182,7 +182,11 @@ async fn upkeep_metrics(handle: PrometheusHandle, shutdown: CancellationToken) {
     loop {
         tokio::select! {
             () = shutdown.cancelled() => break,
-            _ = tick.tick() => handle.run_upkeep(),
+            // Off the async workers, as a render: it walks every series of the hall.
+            _ = tick.tick() => {
+                let handle = handle.clone();
+                let _ = tokio::task::spawn_blocking(move || handle.run_upkeep()).await;
+            }
         }
     }
 }

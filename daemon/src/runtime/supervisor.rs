@@ -6,6 +6,7 @@ use goban_hardware::{LinkEvent, LinkHandle};
 use goban_protocol::DeviceKind;
 use goban_referee::{ArbiterAct, ArbiterCommand, DeviceCommand, GameSetup, Input};
 use tokio::sync::mpsc;
+use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
 use super::clock::HostClock;
@@ -63,12 +64,14 @@ pub(crate) async fn run(
     // Looked up once: a lookup by name and label costs more than the reading it records.
     let queue_depth =
         metrics::gauge!("goban_board_input_queue_depth", "board" => ledger.id().to_string());
+    let alarm_late = metrics::histogram!("goban_board_alarm_late_seconds");
+    let publish_wait = metrics::histogram!("goban_board_publish_wait_seconds");
     loop {
         let due_ms = ledger.poll_timeout();
         let deadline = due_ms.map(|at| wiring.clock.alarm_for(at));
         retry_at = match (wiring.unjournaled.len(), retry_at) {
             (0, _) => None,
-            (_, None) => Some(tokio::time::Instant::now() + RETRY_EVERY),
+            (_, None) => Some(Instant::now() + RETRY_EVERY),
             (_, at) => at,
         };
         tokio::select! {
@@ -91,6 +94,10 @@ pub(crate) async fn run(
                 // The alarm rings within the millisecond before the deadline: the referee's time
                 // is whole milliseconds, and it is the deadline's.
                 let now = wiring.clock.now_ms().max(due_ms.unwrap_or(0));
+                if let Some(due) = due_ms {
+                    let late = Instant::now().saturating_duration_since(wiring.clock.instant_of(due));
+                    alarm_late.record(late.as_secs_f64());
+                }
                 let _ = ledger.handle(now, Input::Timeout);
             }
             () = sleep_until(retry_at) => {
@@ -100,7 +107,12 @@ pub(crate) async fn run(
         }
         match ledger.urgency() {
             Urgency::Now => {
-                commit(ledger.seal(), &mut wiring).await;
+                let (sealed_at, sealed) = (Instant::now(), ledger.seal());
+                let timed = sealed.is_some();
+                commit(sealed, &mut wiring).await;
+                if timed {
+                    publish_wait.record(sealed_at.elapsed().as_secs_f64());
+                }
             }
             // One batch out at a time, and none while refused ones wait: order is kept.
             Urgency::MayWait if wiring.in_flight.is_none() && wiring.unjournaled.len() == 0 => {
@@ -128,7 +140,7 @@ async fn answered(in_flight: &mut Option<InFlight>) -> Result<(), crate::journal
     }
 }
 
-async fn sleep_until(deadline: Option<tokio::time::Instant>) {
+async fn sleep_until(deadline: Option<Instant>) {
     match deadline {
         Some(at) => tokio::time::sleep_until(at).await,
         None => std::future::pending().await,
