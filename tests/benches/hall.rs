@@ -9,8 +9,10 @@
 //!
 //! For each N it prints ingest latency (settle time subtracted), the daemon's CPU and RSS from
 //! /proc, and `wrk` on `GET /api/v1/boards/{id}` against an axum server serving the same bytes
-//! as a static string (and a hello world) in the same run. Before the halls it measures the
-//! harness's own cost: a pty round trip and a publish-to-receive loop on the broker.
+//! as a static string (and a hello world) in the same run. It also prints the daemon's own
+//! stages over the window, read from its `/metrics` (`hall/stages.rs`): how late its timers
+//! woke the boards and how long a move waited for the journal. Before the halls it measures
+//! the harness's own cost: a pty round trip and a publish-to-receive loop on the broker.
 //!
 //! Not run in CI. Build the daemon, then run the bench (from the workspace root):
 //!
@@ -32,6 +34,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
+
+#[path = "hall/stages.rs"]
+mod stages;
 
 use anyhow::{Context, Result, bail};
 use goban_hardware::sim::{
@@ -876,6 +881,7 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
     );
     let moves0 = mqtt_moves.load(Ordering::Relaxed);
     let rss_start = proc_rss_kb(pid, "VmRSS:").unwrap_or(0);
+    let stages_start = stages::scrape(&http, &base).await.unwrap_or_default();
     measuring.store(true, Ordering::Relaxed);
     let mut rss_max = 0;
     while t0.elapsed() < settings.measure {
@@ -887,6 +893,7 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
     }
     measuring.store(false, Ordering::Relaxed);
     let wall = t0.elapsed().as_secs_f64();
+    let stages_end = stages::scrape(&http, &base).await.unwrap_or_default();
     let cpu = (proc_cpu(pid).unwrap_or(0) - cpu0) as f64 / ticks / wall * 100.0;
     let own_cpu = (proc_cpu(std::process::id()).unwrap_or(0) - self0) as f64 / ticks / wall * 100.0;
     let rss_end = proc_rss_kb(pid, "VmRSS:").unwrap_or(0);
@@ -902,6 +909,10 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
         rss_max as f64 / 1024.0,
         proc_rss_kb(pid, "VmHWM:").unwrap_or(0) as f64 / 1024.0,
         moves as f64 / wall,
+    );
+    println!(
+        "the daemon's stages over the window (all boards; /metrics at its start and end):\n{}",
+        stages::report(&stages_start, &stages_end)
     );
 
     // REST while the boards play: the probe with the most moves, then the same bytes static.
