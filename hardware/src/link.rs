@@ -236,6 +236,7 @@ pub fn spawn_link_with_clock<C: Connector>(
     let stats_pacing = StatsPacing::new(
         config.stats_interval_ms.max(10),
         config.stats_event_interval_ms,
+        &port,
     );
     let state = LinkState {
         port,

@@ -2,6 +2,7 @@
 
 use crate::handshake::DeviceInfo;
 use crate::link::{DisconnectReason, LinkEvent, LinkState};
+use crate::stats::phase_of;
 use crate::sync::ClockMap;
 use crate::watchdog::Watchdog;
 use crate::wire::{FrameReader, Read, write_frame};
@@ -93,9 +94,13 @@ impl<'a> Session<'a> {
                 return end;
             }
         }
-        let period = Duration::from_millis(self.state.config.stats_interval_ms.max(10));
-        // The first tick one period from now: the SNAP? of the connect is already queued.
-        let mut tick = interval_at(Instant::now() + period, period);
+        let period_ms = self.state.config.stats_interval_ms.max(10);
+        let period = Duration::from_millis(period_ms);
+        // The first tick one period from now (the SNAP? of the connect is already queued), and
+        // then some of another: a share fixed by the port, so the ports of a hall, connected
+        // together at start-up, do not tick together.
+        let phase = Duration::from_millis(phase_of(&self.state.port, period_ms));
+        let mut tick = interval_at(Instant::now() + period + phase, period);
         tick.set_missed_tick_behavior(MissedTickBehavior::Delay);
         loop {
             let end = tokio::select! {

@@ -1,5 +1,7 @@
 //! Link counters the daemon publishes: frames, bytes, errors by reason, drops, reconnects, last frame.
 
+use std::hash::{BuildHasher, BuildHasherDefault, DefaultHasher};
+
 use crate::handshake::DeviceInfo;
 use goban_protocol::DecoderStats;
 use serde::{Deserialize, Serialize};
@@ -80,6 +82,14 @@ impl LinkStats {
     }
 }
 
+/// Where in `span` (0 to `span - 1`) a port's periodic work falls: a fixed share drawn from
+/// its label. The ports of a hall all connect at start-up; without it their ticks and their
+/// `Stats` events fell in the same millisecond, period after period, and woke every board
+/// of the hall at once.
+pub(crate) fn phase_of(port: &str, span: u64) -> u64 {
+    BuildHasherDefault::<DefaultHasher>::default().hash_one(port) % span.max(1)
+}
+
 /// When a periodic tick sends its `Stats` event: at once when trouble counters moved, else
 /// every `every` ticks. Traffic alone (frames, bytes) changes at every tick of a live device;
 /// at one event a second per port it was the most frequent wake-up of a hall's board tasks.
@@ -91,11 +101,13 @@ pub(crate) struct StatsPacing {
 }
 
 impl StatsPacing {
-    /// One event per `event_ms` (at least every tick) for ticks `tick_ms` apart.
-    pub(crate) fn new(tick_ms: u64, event_ms: u64) -> Self {
+    /// One event per `event_ms` (at least every tick) for ticks `tick_ms` apart; the first
+    /// after a share of that interval fixed by `port` (see [`phase_of`]).
+    pub(crate) fn new(tick_ms: u64, event_ms: u64, port: &str) -> Self {
+        let every = (event_ms / tick_ms.max(1)).max(1);
         Self {
-            every: (event_ms / tick_ms.max(1)).max(1),
-            quiet_ticks: 0,
+            every,
+            quiet_ticks: phase_of(port, every),
             trouble_sent: [0; 6],
         }
     }
@@ -122,27 +134,63 @@ impl StatsPacing {
 mod tests {
     use super::*;
 
-    #[test]
-    fn traffic_alone_is_sent_every_nth_tick_and_trouble_at_once() {
-        let mut pacing = StatsPacing::new(1_000, 5_000);
+    /// The ticks at which `pacing` sends, over `ticks` ticks of traffic with trouble at `trouble`.
+    fn sent_ticks(mut pacing: StatsPacing, ticks: u64, trouble: u64) -> Vec<u64> {
         let mut stats = LinkStats::new("p");
         let mut sent = Vec::new();
-        for tick in 1..=12 {
+        for tick in 1..=ticks {
             stats.frames += 3;
             stats.bytes += 75;
-            if tick == 7 {
+            if tick == trouble {
                 stats.sequence_gaps += 1;
             }
             if pacing.is_due(&stats) {
                 sent.push(tick);
             }
         }
-        assert_eq!(sent, vec![5, 7, 12]);
+        sent
+    }
+
+    #[test]
+    fn traffic_alone_is_sent_every_nth_tick_and_trouble_at_once() {
+        let port = "/dev/ttyUSB0";
+        let first = 5 - phase_of(port, 5);
+        let sent = sent_ticks(StatsPacing::new(1_000, 5_000, port), 30, 17);
+        // Traffic alone: the port's first event within the interval, then every fifth tick;
+        // the gap at tick 17 goes at once and the count starts again from it.
+        let mut expected: Vec<u64> = (0..)
+            .map(|k| first + 5 * k)
+            .take_while(|t| *t < 17)
+            .collect();
+        expected.extend([17, 22, 27]);
+        assert_eq!(sent, expected);
+    }
+
+    #[test]
+    fn ports_that_start_together_spread_their_events_over_the_interval() {
+        let firsts: Vec<u64> = (0..100)
+            .map(|i| {
+                let port = format!("/dev/serial/by-id/usb-goban-table-{i}-board");
+                sent_ticks(StatsPacing::new(1_000, 5_000, &port), 5, 0)[0]
+            })
+            .collect();
+        for tick in 1..=5 {
+            let share = firsts.iter().filter(|t| **t == tick).count();
+            assert!(
+                (5..=40).contains(&share),
+                "{share} of 100 ports at tick {tick}"
+            );
+        }
+        // The same port always falls at the same place.
+        assert_eq!(
+            phase_of("/dev/ttyACM3", 1_000),
+            phase_of("/dev/ttyACM3", 1_000)
+        );
     }
 
     #[test]
     fn a_tick_as_long_as_the_interval_sends_every_time() {
-        let mut pacing = StatsPacing::new(1_000, 500);
+        let mut pacing = StatsPacing::new(1_000, 500, "p");
         let stats = LinkStats::new("p");
         assert!((0..3).all(|_| pacing.is_due(&stats)));
     }
