@@ -24,6 +24,8 @@
 //! default 20), `GOBAN_HALL_WRK` (seconds per wrk run, default 10), `GOBAN_HALL_PROBES` (probe
 //! boards among the N, default 4), `GOBAN_HALL_GAP_MS` (a probe's pause after each press,
 //! default 700), `GOBAN_HALL_SETTLE_MS` (the daemon's `settle_time`, default 300),
+//! `GOBAN_HALL_SPEED` (the tables' pace, default 1.0: human; a faster pace reaches the
+//! memory of late games within a short run, at a higher rate of moves),
 //! `GOBAN_HALL_MQTT_PORT` (default 1883), `GOBAN_HALL_BIN` (the daemon binary, default
 //! `target/release/goban-bridge` of this workspace), `GOBAN_HALL_KEEP=1` keeps the work
 //! directory (config, journal, daemon log) and prints where it is.
@@ -62,6 +64,8 @@ struct Settings {
     wrk: Duration,
     gap: Duration,
     settle_ms: u64,
+    /// The simulated tables' pace (1.0: human); faster reaches late-game memory in a short run.
+    speed: f64,
     mqtt_port: u16,
     bin: PathBuf,
     keep: bool,
@@ -93,6 +97,7 @@ impl Settings {
             wrk: Duration::from_secs(env_or("GOBAN_HALL_WRK", 10)),
             gap: Duration::from_millis(env_or("GOBAN_HALL_GAP_MS", 700)),
             settle_ms: env_or("GOBAN_HALL_SETTLE_MS", 300),
+            speed: env_or("GOBAN_HALL_SPEED", 1.0),
             mqtt_port: env_or("GOBAN_HALL_MQTT_PORT", 1883),
             bin,
             keep: std::env::var("GOBAN_HALL_KEEP").is_ok_and(|v| v == "1"),
@@ -746,7 +751,8 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
         .port();
     let base = format!("http://127.0.0.1:{http_port}/api/v1");
     println!(
-        "\n== N = {n}: {tables} simulated tables at human pace, {probes} probe boards; {}",
+        "\n== N = {n}: {tables} simulated tables at {}x human pace, {probes} probe boards; {}",
+        settings.speed,
         load()
     );
 
@@ -837,7 +843,10 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
     let _tables = if tables > 0 {
         let options = SimulateOptions {
             boards: tables,
-            profile: HumanProfile::default(),
+            profile: HumanProfile {
+                speed: settings.speed,
+                ..HumanProfile::default()
+            },
             script: FaultScript::default(),
             seed: 17,
             shared_port: false,
