@@ -181,11 +181,6 @@ mod tests {
                 "{share} of 100 ports at tick {tick}"
             );
         }
-        // The same port always falls at the same place.
-        assert_eq!(
-            phase_of("/dev/ttyACM3", 1_000),
-            phase_of("/dev/ttyACM3", 1_000)
-        );
     }
 
     #[test]

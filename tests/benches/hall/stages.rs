@@ -44,6 +44,7 @@ fn parse(text: &str) -> Scrape {
             .map(|(name, _)| {
                 let mut histogram = Histogram::default();
                 let bucket = format!("{name}_bucket{{le=\"");
+                let (count, sum) = (format!("{name}_count"), format!("{name}_sum"));
                 for line in text.lines() {
                     let Some((key, value)) = line.rsplit_once(' ') else {
                         continue;
@@ -56,9 +57,9 @@ fn parse(text: &str) -> Scrape {
                         {
                             histogram.buckets.push((bound, count));
                         }
-                    } else if key == format!("{name}_count") {
+                    } else if key == count {
                         histogram.count = value.parse().unwrap_or(0);
-                    } else if key == format!("{name}_sum") {
+                    } else if key == sum {
                         histogram.sum = value.parse().unwrap_or(0.0);
                     }
                 }
