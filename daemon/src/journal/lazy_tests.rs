@@ -68,3 +68,50 @@ async fn hurrying_commits_what_waits_at_once() {
         "the hurried batch was not committed: {answer:?}"
     );
 }
+
+/// A batch of board t1 with one event and no input: a few bytes, which fit where a big one did not.
+fn build_small_batch(seq: u64) -> Batch {
+    let mut batch = build_batch(seq);
+    batch.inputs.clear();
+    batch
+}
+
+#[tokio::test]
+async fn a_batch_sent_after_a_refused_one_is_refused_with_it_until_a_commit_of_its_board_succeeds()
+{
+    let dir = tempfile::tempdir().expect("tempdir");
+    let config = JournalConfig {
+        path: dir.path().join("journal.sqlite"),
+        commit_window: Span(std::time::Duration::ZERO),
+        lazy_window: Span(std::time::Duration::from_millis(1)),
+        ..JournalConfig::default()
+    };
+    let journal = Journal::open_nearly_full(&config, 8).await;
+    // Batches that may wait, 3 KB each, each committed alone, until the full disk refuses one.
+    let mut seq = 0;
+    loop {
+        seq += 1;
+        assert!(seq < 500, "the capped journal never filled up");
+        let mut batch = build_batch(seq);
+        batch.inputs[0].json = format!("{{\"pad\":\"{}\"}}", "x".repeat(3_000));
+        let answer = journal.write_lazily(batch).expect("hand over").await;
+        if matches!(answer, Ok(Err(_))) {
+            break;
+        }
+    }
+    // The next batch of that board, sent to follow it, is refused unwritten...
+    let after = journal
+        .write_after(build_small_batch(seq + 1))
+        .expect("send");
+    assert!(matches!(after.await, Ok(Err(JournalError::Sqlite(_)))));
+    // ...though the journal had room for it, as a plain write shows.
+    journal
+        .write(build_small_batch(seq + 1))
+        .await
+        .expect("a small batch fits");
+    // A commit of the board succeeded: what follows it is written again.
+    let after = journal
+        .write_after(build_small_batch(seq + 2))
+        .expect("send");
+    assert!(matches!(after.await, Ok(Ok(()))));
+}

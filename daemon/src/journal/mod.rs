@@ -6,11 +6,13 @@ mod compact;
 mod migrations;
 mod packing;
 mod recover;
+mod refusals;
 mod schema;
 mod wal_folding;
 mod writer;
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU64;
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 
@@ -87,6 +89,9 @@ pub struct Journal {
     path: PathBuf,
     writer: Arc<Mutex<Option<JoinHandle<()>>>>,
     status: watch::Receiver<JournalStatus>,
+    /// Transactions the writer committed or tried to.
+    #[cfg(test)]
+    commits: Arc<AtomicU64>,
     /// Folds the WAL into the file off the writer thread; stops with the last handle.
     _wal_folding: Arc<wal_folding::WalFolding>,
 }
@@ -141,9 +146,11 @@ impl Journal {
             commit: config.commit_window.0,
             lazy: config.lazy_window.0,
         };
+        let commits = Arc::new(AtomicU64::new(0));
+        let counted = Arc::clone(&commits);
         let writer = std::thread::Builder::new()
             .name("journal-writer".into())
-            .spawn(move || writer::run(conn, receiver, &windows, &status_tx))
+            .spawn(move || writer::run(conn, receiver, &windows, &status_tx, &counted))
             .map_err(|err| {
                 JournalError::Sqlite(format!("cannot start the writer thread: {err}"))
             })?;
@@ -152,8 +159,16 @@ impl Journal {
             path: config.path.clone(),
             writer: Arc::new(Mutex::new(Some(writer))),
             status,
+            #[cfg(test)]
+            commits,
             _wal_folding: Arc::new(wal_folding),
         })
+    }
+
+    /// Transactions committed (or tried) so far: how many commits a sequence of writes took.
+    #[cfg(test)]
+    pub(crate) fn commits(&self) -> u64 {
+        self.commits.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Whether the last commit failed (disk full, read-only file): for `/health` and MQTT `status`.
@@ -188,6 +203,18 @@ impl Journal {
         let (ack, done) = oneshot::channel();
         self.requests
             .send(writer::Request::WriteLazily(Box::new(batch), ack))
+            .map_err(|_| JournalError::Closed)?;
+        Ok(done)
+    }
+
+    /// Commit `batch` at once, behind this board's batch handed over with
+    /// [`Journal::write_lazily`] and not yet answered for: one commit takes both if that one
+    /// still waits. If that one went out alone and was refused, this one is refused too,
+    /// unwritten, so the board's batches are never stored out of order.
+    pub(crate) fn write_after(&self, batch: Batch) -> Result<Committed, JournalError> {
+        let (ack, done) = oneshot::channel();
+        self.requests
+            .send(writer::Request::WriteAfter(Box::new(batch), ack))
             .map_err(|_| JournalError::Closed)?;
         Ok(done)
     }

@@ -4,7 +4,10 @@
 //! viewer is waiting for) is held for up to the lazy window until another
 //! commit takes it along; every other request commits at once, with every
 //! held batch before it. Requests are committed in the order they arrived.
+//! A batch sent to follow its board's batch that may wait is refused,
+//! unwritten, when that one was refused in an earlier commit ([`Refusals`]).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -13,6 +16,7 @@ use tokio::sync::{oneshot, watch};
 
 use super::batch::{Batch, CheckpointRecord};
 use super::packing::{self, Packer};
+use super::refusals::Refusals;
 use super::{JournalError, JournalStatus};
 
 /// Most requests in one transaction.
@@ -24,6 +28,9 @@ pub(crate) enum Request {
     Write(Box<Batch>, oneshot::Sender<Result<(), JournalError>>),
     /// Write this batch when another commit takes it along, within the lazy window.
     WriteLazily(Box<Batch>, oneshot::Sender<Result<(), JournalError>>),
+    /// Write this batch at once, behind its board's batch handed over with `WriteLazily`;
+    /// refused unwritten if that one was refused in an earlier commit.
+    WriteAfter(Box<Batch>, oneshot::Sender<Result<(), JournalError>>),
     /// Answer once everything sent before is committed (held batches included, at once).
     Flush(oneshot::Sender<Result<(), JournalError>>),
 }
@@ -43,8 +50,10 @@ pub(crate) fn run(
     requests: Receiver<Request>,
     windows: &Windows,
     status: &watch::Sender<JournalStatus>,
+    commits: &AtomicU64,
 ) {
     let mut packer = Packer::new();
+    let mut refusals = Refusals::default();
     let mut pending: Vec<Request> = Vec::new();
     // When the oldest held batch must be committed even without company.
     let mut held_until: Option<Instant> = None;
@@ -71,6 +80,7 @@ pub(crate) fn run(
             Err(RecvTimeoutError::Disconnected) => open = false,
         }
         held_until = None;
+        turn_away_followers_of_refused(&mut pending, &refusals);
         if pending.is_empty() {
             continue;
         }
@@ -88,7 +98,9 @@ pub(crate) fn run(
             &mut packer,
             std::mem::take(&mut pending),
             writes.then_some(status),
+            &mut refusals,
         );
+        commits.fetch_add(1, Ordering::Relaxed);
         crate::telemetry::journal_commit(started.elapsed(), batches, rows, committed);
     }
     tracing::debug!("journal writer stopped");
@@ -106,17 +118,41 @@ fn gather(requests: &Receiver<Request>, pending: &mut Vec<Request>, window: Dura
     }
 }
 
+/// Answers, unwritten, each batch that follows its board's batch refused in an earlier commit.
+fn turn_away_followers_of_refused(pending: &mut Vec<Request>, refusals: &Refusals) {
+    let refused = |request: &Request| match request {
+        Request::WriteAfter(batch, _) => refusals.of(&batch.board).cloned(),
+        _ => None,
+    };
+    if !pending.iter().any(|request| refused(request).is_some()) {
+        return;
+    }
+    for request in std::mem::take(pending) {
+        match refused(&request) {
+            Some(err) => {
+                let _ = request.into_ack().send(Err(err));
+            }
+            None => pending.push(request),
+        }
+    }
+}
+
 impl Request {
     fn batch(&self) -> Option<&Batch> {
         match self {
-            Self::Write(batch, _) | Self::WriteLazily(batch, _) => Some(batch),
+            Self::Write(batch, _) | Self::WriteLazily(batch, _) | Self::WriteAfter(batch, _) => {
+                Some(batch)
+            }
             Self::Flush(_) => None,
         }
     }
 
     fn into_ack(self) -> oneshot::Sender<Result<(), JournalError>> {
         match self {
-            Self::Write(_, ack) | Self::WriteLazily(_, ack) | Self::Flush(ack) => ack,
+            Self::Write(_, ack)
+            | Self::WriteLazily(_, ack)
+            | Self::WriteAfter(_, ack)
+            | Self::Flush(ack) => ack,
         }
     }
 }
@@ -163,6 +199,7 @@ fn commit(
     packer: &mut Packer,
     pending: Vec<Request>,
     status: Option<&watch::Sender<JournalStatus>>,
+    refusals: &mut Refusals,
 ) -> bool {
     let outcome = conn
         .transaction()
@@ -179,6 +216,8 @@ fn commit(
     if let Some(status) = status {
         report(status, outcome.clone().err());
     }
+    let boards = pending.iter().filter_map(Request::batch);
+    refusals.record(boards.map(|batch| batch.board.as_str()), &outcome);
     let committed = outcome.is_ok();
     for request in pending {
         // A board that stopped waiting is not the journal's problem.

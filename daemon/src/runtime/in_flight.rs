@@ -33,12 +33,20 @@ impl InFlight {
             .unwrap_or(Err(JournalError::Closed))
     }
 
+    /// The journal's answer if it has come; `None` while the batch waits.
+    pub(crate) fn try_answer(&mut self) -> Option<Result<(), JournalError>> {
+        match self.committed.try_recv() {
+            Ok(answer) => Some(answer),
+            Err(TryRecvError::Closed) => Some(Err(JournalError::Closed)),
+            Err(TryRecvError::Empty) => None,
+        }
+    }
+
     /// The journal's answer now: if it has not come, the journal is asked to commit at once.
     pub(crate) async fn answer_now(&mut self, journal: &Journal) -> Result<(), JournalError> {
-        match self.committed.try_recv() {
-            Ok(answer) => answer,
-            Err(TryRecvError::Closed) => Err(JournalError::Closed),
-            Err(TryRecvError::Empty) => {
+        match self.try_answer() {
+            Some(answer) => answer,
+            None => {
                 journal.hurry();
                 self.answered().await
             }

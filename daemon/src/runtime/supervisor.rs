@@ -302,15 +302,29 @@ fn publish(sealed: Sealed, wiring: &Wiring) {
 
 /// Journal, then publish, then send the device commands; `false` when the journal refused.
 ///
-/// The batch out, if any, is answered for first; batches the journal refused
+/// The batch out, if any, is answered for first; if it still waits for company, `sealed`
+/// is sent behind it and one commit takes both ([`commit_behind`]). Batches the journal refused
 /// earlier go next, in order; a refused batch stays queued with everything
 /// after it, unpublished, until the journal accepts it (a full disk that gets
 /// space again, a file made writable).
 async fn commit(sealed: Option<Sealed>, wiring: &mut Wiring) -> bool {
-    if let Some(mut in_flight) = wiring.in_flight.take() {
-        let answer = in_flight.answer_now(&wiring.journal).await;
-        land(in_flight.into_sealed(), answer, wiring);
-    }
+    let sealed = match wiring.in_flight.take() {
+        None => sealed,
+        Some(mut in_flight) => match (in_flight.try_answer(), sealed) {
+            (Some(answer), sealed) => {
+                land(in_flight.into_sealed(), answer, wiring);
+                sealed
+            }
+            (None, Some(sealed)) if !sealed.batch.is_empty() && wiring.unjournaled.len() == 0 => {
+                return commit_behind(in_flight, sealed, wiring).await;
+            }
+            (None, sealed) => {
+                let answer = in_flight.answer_now(&wiring.journal).await;
+                land(in_flight.into_sealed(), answer, wiring);
+                sealed
+            }
+        },
+    };
     let was_waiting = wiring.unjournaled.len() > 0;
     let mut queue = wiring.unjournaled.take(sealed);
     let board = if was_waiting {
@@ -333,6 +347,32 @@ async fn commit(sealed: Option<Sealed>, wiring: &mut Wiring) -> bool {
         tracing::debug!("the journal accepts writes again; every waiting message is published");
     }
     true
+}
+
+/// Commit `sealed` behind the batch out, which still waits for company: one commit takes
+/// both. The batch out is landed first, then `sealed` is published or kept behind it.
+async fn commit_behind(mut in_flight: InFlight, sealed: Sealed, wiring: &mut Wiring) -> bool {
+    let own = wiring.journal.write_after(sealed.batch.clone());
+    let answer = in_flight.answered().await;
+    land(in_flight.into_sealed(), answer, wiring);
+    let answer = match own {
+        Ok(committed) => committed
+            .await
+            .unwrap_or(Err(crate::journal::JournalError::Closed)),
+        Err(err) => Err(err),
+    };
+    match answer {
+        Ok(()) => {
+            publish(sealed, wiring);
+            true
+        }
+        Err(err) => {
+            let mut queue = wiring.unjournaled.take(None);
+            queue.push_back(sealed);
+            keep_refused(queue, &err, wiring);
+            false
+        }
+    }
 }
 
 fn batch_board(queue: &std::collections::VecDeque<Sealed>) -> String {
