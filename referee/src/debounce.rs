@@ -244,7 +244,8 @@ impl Debouncer {
     /// its point every second or so, and is no faulty sensor (issue 15).
     pub fn flips_explained(&mut self, index: usize) {
         if let Some(flips) = self.flips.get_mut(index) {
-            flips.clear();
+            // Released, not just emptied: over a game most points are explained once or more.
+            *flips = VecDeque::new();
         }
     }
 
@@ -379,7 +380,8 @@ impl Debouncer {
             .collect();
         for p in cleared {
             self.chattering.remove(&p);
-            self.flips[p].clear();
+            // Released, not just emptied: a chattering point may have held FLIPS_KEPT of them.
+            self.flips[p] = VecDeque::new();
             self.dirty.insert(p);
         }
         let due: Vec<usize> = self
