@@ -70,7 +70,7 @@ impl LinkStats {
 
     /// The counters of trouble (rejected frames, noise, gaps, withheld frames, dropped
     /// commands): a change in any is news at once; the others only count traffic.
-    pub(crate) fn trouble(&self) -> [u64; 6] {
+    pub fn trouble(&self) -> [u64; 6] {
         [
             self.errors(),
             self.dropped_bytes,

@@ -7,8 +7,15 @@ use goban_hardware::{LinkEvent, LinkStats};
 use goban_protocol::DeviceKind;
 use serde::Serialize;
 
-/// Stats are republished at most this often unless a connection changes.
+/// Stats whose trouble counters grew are republished at most this often; a connection
+/// change at once.
 const STATS_EVERY_MS: u64 = 10_000;
+
+/// Stats whose only change is traffic (frames, bytes, commands sent) are republished at
+/// most this often: at 10 s, the live devices of a 512-board hall sent about 100 retained
+/// `device` messages a second that said nothing but "still talking". `/health` and
+/// `/metrics` carry the live counts.
+const TRAFFIC_EVERY_MS: u64 = 60_000;
 
 struct PortHealth {
     kinds: Vec<DeviceKind>,
@@ -47,6 +54,8 @@ pub(crate) struct Health {
     board: Arc<str>,
     ports: BTreeMap<String, PortHealth>,
     last_stats_ms: u64,
+    /// How long the counters changed since the last device message may wait to be published.
+    unpublished: Option<u64>,
 }
 
 impl Health {
@@ -72,6 +81,7 @@ impl Health {
             board,
             ports,
             last_stats_ms: 0,
+            unpublished: None,
         }
     }
 
@@ -101,6 +111,7 @@ impl Health {
             (false, "connected") => tracing::info!(port = %port, "device connected"),
             _ => tracing::warn!(port = %port, status, "device link"),
         }
+        self.unpublished = None;
         Some(self.message("running"))
     }
 
@@ -119,13 +130,21 @@ impl Health {
     fn handle_stats(&mut self, stats: &LinkStats, now_ms: u64) -> Option<DeviceReport> {
         let entry = self.ports.get_mut(&stats.port)?;
         crate::telemetry::link_stats(&self.board, entry.stats.as_ref(), stats);
-        let changed = entry.stats.as_ref() != Some(stats);
+        let wait = match &entry.stats {
+            Some(before) if before == stats => return None,
+            Some(before) if before.trouble() == stats.trouble() => TRAFFIC_EVERY_MS,
+            _ => STATS_EVERY_MS,
+        };
         entry.stats = Some(stats.clone());
-        if changed && now_ms.saturating_sub(self.last_stats_ms) >= STATS_EVERY_MS {
-            self.last_stats_ms = now_ms;
-            return Some(self.message("running"));
+        // The news not yet published waits as long as its most urgent part allows.
+        let wait = self.unpublished.map_or(wait, |earlier| earlier.min(wait));
+        if now_ms.saturating_sub(self.last_stats_ms) < wait {
+            self.unpublished = Some(wait);
+            return None;
         }
-        None
+        self.last_stats_ms = now_ms;
+        self.unpublished = None;
+        Some(self.message("running"))
     }
 
     /// The device message as of now (`daemon`: `running` or `stopped`).
@@ -166,5 +185,48 @@ impl Health {
             device,
             ports,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn build_health() -> Health {
+        Health::new(
+            "t1".into(),
+            [("p".to_owned(), vec![DeviceKind::Board])].into_iter(),
+        )
+    }
+
+    fn stats(frames: u64, gaps: u64) -> LinkEvent {
+        let mut stats = LinkStats::new("p");
+        stats.connected = true;
+        stats.frames = frames;
+        stats.sequence_gaps = gaps;
+        LinkEvent::Stats(Box::new(stats))
+    }
+
+    #[test]
+    fn traffic_alone_is_republished_once_a_minute_and_trouble_within_ten_seconds() {
+        let mut health = build_health();
+        assert!(
+            health.handle(&stats(10, 0), 10_000).is_some(),
+            "first stats"
+        );
+        // Traffic only: not before a minute has passed.
+        assert!(health.handle(&stats(20, 0), 25_000).is_none());
+        assert!(health.handle(&stats(30, 0), 69_000).is_none());
+        assert!(health.handle(&stats(40, 0), 70_000).is_some());
+        // A gap: within ten seconds, even when only traffic follows it.
+        assert!(health.handle(&stats(50, 1), 75_000).is_none());
+        assert!(health.handle(&stats(60, 1), 79_000).is_none());
+        let report = health
+            .handle(&stats(70, 1), 80_000)
+            .expect("the gap is news");
+        let ports = serde_json::to_value(&report).expect("json")["ports"].clone();
+        assert_eq!(ports[0]["stats"]["sequence_gaps"], 1);
+        // Nothing changed: nothing to say.
+        assert!(health.handle(&stats(70, 1), 200_000).is_none());
     }
 }
