@@ -189,10 +189,7 @@ impl Journal {
 
     /// Commit `batch`; returns once it is durable at the configured level.
     pub async fn write(&self, batch: Batch) -> Result<(), JournalError> {
-        let (ack, done) = oneshot::channel();
-        self.requests
-            .send(writer::Request::Write(Box::new(batch), ack))
-            .map_err(|_| JournalError::Closed)?;
+        let done = self.send(|ack| writer::Request::Write(Box::new(batch), ack))?;
         done.await.map_err(|_| JournalError::Closed)?
     }
 
@@ -200,11 +197,7 @@ impl Journal {
     /// writer's lazy window); the answer says when it is committed. For batches nobody is
     /// waiting for: a clock reading, a device report.
     pub(crate) fn write_lazily(&self, batch: Batch) -> Result<Committed, JournalError> {
-        let (ack, done) = oneshot::channel();
-        self.requests
-            .send(writer::Request::WriteLazily(Box::new(batch), ack))
-            .map_err(|_| JournalError::Closed)?;
-        Ok(done)
+        self.send(|ack| writer::Request::WriteLazily(Box::new(batch), ack))
     }
 
     /// Commit `batch` at once, behind this board's batch handed over with
@@ -212,11 +205,7 @@ impl Journal {
     /// still waits. If that one went out alone and was refused, this one is refused too,
     /// unwritten, so the board's batches are never stored out of order.
     pub(crate) fn write_after(&self, batch: Batch) -> Result<Committed, JournalError> {
-        let (ack, done) = oneshot::channel();
-        self.requests
-            .send(writer::Request::WriteAfter(Box::new(batch), ack))
-            .map_err(|_| JournalError::Closed)?;
-        Ok(done)
+        self.send(|ack| writer::Request::WriteAfter(Box::new(batch), ack))
     }
 
     /// Commit every batch handed over so far now, without waiting for the answer.
@@ -228,11 +217,20 @@ impl Journal {
 
     /// Wait until everything written before is committed.
     pub async fn flush(&self) -> Result<(), JournalError> {
+        let done = self.send(writer::Request::Flush)?;
+        done.await.map_err(|_| JournalError::Closed)?
+    }
+
+    /// Send the writer the request `request` makes of an acknowledgement; its answer to come.
+    fn send(
+        &self,
+        request: impl FnOnce(oneshot::Sender<Result<(), JournalError>>) -> writer::Request,
+    ) -> Result<Committed, JournalError> {
         let (ack, done) = oneshot::channel();
         self.requests
-            .send(writer::Request::Flush(ack))
+            .send(request(ack))
             .map_err(|_| JournalError::Closed)?;
-        done.await.map_err(|_| JournalError::Closed)?
+        Ok(done)
     }
 
     /// What a board needs to resume: its last seq, its open epoch and that epoch's inputs.

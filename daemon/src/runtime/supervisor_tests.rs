@@ -113,10 +113,10 @@ async fn refused_batches_wait_unpublished_and_go_out_in_order_once_the_journal_a
 }
 
 #[tokio::test]
-async fn a_commit_publishes_the_batch_out_before_its_own() {
+async fn a_commit_takes_the_batch_out_along_and_publishes_it_first() {
     let dir = tempfile::tempdir().expect("tempdir");
     let mut config = build_config(&dir);
-    // The batch out would wait an hour for company: the commit must hurry it.
+    // The batch out would wait an hour for company: only the move's commit can take it.
     config.lazy_window = Span(std::time::Duration::from_secs(3_600));
     let mut wiring = build_wiring(Journal::open(&config).expect("open"));
     let mut bus = wiring.hub.subscribe();
@@ -124,9 +124,15 @@ async fn a_commit_publishes_the_batch_out_before_its_own() {
     commit_lazily(Some(build_sealed(1)), &mut wiring).await;
     assert!(wiring.in_flight.is_some(), "the batch was not handed over");
     assert!(published(&mut bus).is_empty(), "published before committed");
+    let before = wiring.journal.commits();
     assert!(commit(Some(build_sealed(2)), &mut wiring).await);
     assert_eq!(published(&mut bus), [1, 2]);
     assert!(wiring.in_flight.is_none());
+    assert_eq!(
+        wiring.journal.commits() - before,
+        1,
+        "the move did not share the waiting batch's commit"
+    );
 }
 
 #[tokio::test]
@@ -160,24 +166,4 @@ async fn a_refused_batch_that_may_wait_goes_out_first_once_the_journal_accepts()
     assert_eq!(wiring.unjournaled.len(), 2);
 
     space_returns(&mut wiring, &config, &mut bus, accepted + 1, seq).await;
-}
-
-#[tokio::test]
-async fn a_move_behind_a_waiting_batch_shares_its_commit() {
-    let dir = tempfile::tempdir().expect("tempdir");
-    let mut config = build_config(&dir);
-    // The batch out would wait an hour for company: only the move's commit can take it.
-    config.lazy_window = Span(std::time::Duration::from_secs(3_600));
-    let mut wiring = build_wiring(Journal::open(&config).expect("open"));
-    let mut bus = wiring.hub.subscribe();
-
-    commit_lazily(Some(build_sealed(1)), &mut wiring).await;
-    let before = wiring.journal.commits();
-    assert!(commit(Some(build_sealed(2)), &mut wiring).await);
-    assert_eq!(published(&mut bus), [1, 2]);
-    assert_eq!(
-        wiring.journal.commits() - before,
-        1,
-        "the move did not share the waiting batch's commit"
-    );
 }
