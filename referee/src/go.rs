@@ -16,6 +16,12 @@ pub(crate) fn name(index: usize, size: BoardSize) -> String {
 }
 
 /// "D4" or "pass".
+/// The move's name held inline, as a [`crate::MoveRecord`] keeps it (at most 4 bytes:
+/// "pass", or a point of a board of at most 25 lines).
+pub(crate) fn move_label(mv: Move, size: BoardSize) -> crate::MoveName {
+    crate::MoveName::new(&move_name(mv, size)).unwrap_or_default()
+}
+
 pub(crate) fn move_name(mv: Move, size: BoardSize) -> String {
     match mv {
         Move::Pass => "pass".into(),

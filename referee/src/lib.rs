@@ -25,6 +25,7 @@ mod go;
 mod interpret;
 mod lifecycle;
 mod match_state;
+mod move_name;
 mod play;
 mod press;
 mod reconcile;
@@ -50,6 +51,7 @@ pub use input::{
     ArbiterAct, ArbiterCommand, Button, ClockKey, Device, GameSetup, Input, PointChange, Reading,
     RulingAction,
 };
+pub use move_name::MoveName;
 pub use referee::Referee;
 pub use state::{
     BoardState, DeviceState, Interpretation, LIVE_SCHEMA_VERSION, LastMove, Link, LiveState,

@@ -44,8 +44,8 @@ impl Referee {
         m.moves.push(MoveRecord {
             number,
             color,
-            point: point.clone(),
-            at: at.to_rfc3339(),
+            point: go::move_label(mv, size),
+            at,
             time_left_ms,
             periods_left,
         });

@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 use crate::clock::ClockReading;
 use crate::guidance::Guidance;
 use crate::infraction::Infraction;
+use crate::move_name::MoveName;
+use crate::timestamp::Timestamp;
 
 /// api.md schema version.
 pub const SCHEMA_VERSION: u8 = 1;
@@ -27,17 +29,19 @@ pub enum Phase {
     Finished,
 }
 
-/// One recorded move (api.md `moves[]`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One recorded move (api.md `moves[]`). Plain values, no heap: a board holds one per move
+/// in the referee and one in the state it publishes, and copying the list is a `memcpy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MoveRecord {
     /// 1-based move number (handicap stones excluded).
     pub number: u32,
     /// Who moved.
     pub color: Color,
     /// "D4" or "pass".
-    pub point: String,
-    /// When the stone (or the pass) was seen, RFC 3339.
-    pub at: String,
+    pub point: MoveName,
+    /// When the stone (or the pass) was seen; RFC 3339 in JSON.
+    #[serde(with = "crate::timestamp::as_rfc3339")]
+    pub at: Timestamp,
     /// The mover's time left after the move, when a clock runs.
     pub time_left_ms: Option<u64>,
     /// The mover's byo-yomi periods (or Canadian moves) left, when a clock runs.
@@ -300,7 +304,7 @@ impl BoardState {
         self.moves.last().map(|m| LastMove {
             number: m.number,
             color: m.color,
-            point: m.point.clone(),
+            point: m.point.to_string(),
             time_left_ms: m.time_left_ms,
             periods_left: m.periods_left,
         })
@@ -352,8 +356,8 @@ mod tests {
         state.moves.push(crate::MoveRecord {
             number: 1,
             color: goban_rules::Color::Black,
-            point: "Q16".into(),
-            at: String::new(),
+            point: crate::MoveName::new("Q16").expect("a move name"),
+            at: crate::Timestamp(0),
             time_left_ms: Some(5),
             periods_left: None,
         });

@@ -35,6 +35,40 @@ impl Timestamp {
     }
 }
 
+/// Reads back what [`Timestamp::to_rfc3339`] wrote: RFC 3339 (any offset, any fraction,
+/// cut to the millisecond) or the raw `@<ms>ms` of a time beyond year 9999.
+pub(crate) fn parse_rfc3339(text: &str) -> Option<Timestamp> {
+    if let Some(raw) = text.strip_prefix('@').and_then(|t| t.strip_suffix("ms")) {
+        return raw.parse().ok().map(Timestamp);
+    }
+    let at =
+        time::OffsetDateTime::parse(text, &time::format_description::well_known::Rfc3339).ok()?;
+    u64::try_from(at.unix_timestamp_nanos() / 1_000_000)
+        .ok()
+        .map(Timestamp)
+}
+
+/// `#[serde(with = ...)]` for a [`Timestamp`] written as RFC 3339 text (api.md's `at`).
+pub(crate) mod as_rfc3339 {
+    use super::{Timestamp, parse_rfc3339};
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+
+    pub(crate) fn serialize<S: Serializer>(
+        at: &Timestamp,
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&at.to_rfc3339())
+    }
+
+    pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+        deserializer: D,
+    ) -> Result<Timestamp, D::Error> {
+        let text = std::borrow::Cow::<str>::deserialize(deserializer)?;
+        parse_rfc3339(&text)
+            .ok_or_else(|| D::Error::custom(format!("not an RFC 3339 time: {text}")))
+    }
+}
+
 /// RFC 3339 in UTC with exactly three fraction digits and `Z`. `time`'s own
 /// `Rfc3339` prints as many fraction digits as the value needs (none for a
 /// whole second), and api.md promises milliseconds always.
@@ -58,6 +92,22 @@ mod tests {
             "2026-11-30T09:00:00.000Z"
         );
         assert_eq!(Timestamp(u64::MAX).to_rfc3339(), format!("@{}ms", u64::MAX));
+    }
+
+    #[test]
+    fn rfc3339_reads_back_to_the_millisecond() {
+        for ms in [0, 1_796_029_200_123, 1_796_029_200_000, u64::MAX] {
+            assert_eq!(
+                parse_rfc3339(&Timestamp(ms).to_rfc3339()),
+                Some(Timestamp(ms))
+            );
+        }
+        assert_eq!(
+            parse_rfc3339("2026-11-30T10:00:00.123+01:00"),
+            Some(Timestamp(1_796_029_200_123))
+        );
+        assert_eq!(parse_rfc3339("yesterday"), None);
+        assert_eq!(parse_rfc3339(""), None);
     }
 
     #[test]

@@ -70,7 +70,7 @@ fn one_injected_infraction_per_game_is_detected_exactly_once() {
                 .filter(|m| m != "pass")
                 .collect::<Vec<_>>()
         };
-        let recorded = stones(state.moves.iter().map(|m| m.point.clone()).collect());
+        let recorded = stones(state.moves.iter().map(|m| m.point.to_string()).collect());
         let size = goban_rules::BoardSize::new(record.size).unwrap();
         let expected = stones(
             record

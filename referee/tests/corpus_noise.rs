@@ -57,7 +57,7 @@ fn noisy_corpus_games_raise_no_alert_and_recover_every_move() {
         t.wait(10_000);
         let state = t.referee.state();
         let position: String = readings(&hands.game).iter().map(|r| r.to_char()).collect();
-        let recovered: Vec<String> = state.moves.iter().map(|m| m.point.clone()).collect();
+        let recovered: Vec<String> = state.moves.iter().map(|m| m.point.to_string()).collect();
         let ok = state.infractions.is_empty()
             && recovered == names(record)
             && state.position == position;
@@ -113,7 +113,7 @@ fn blitz_corpus_games_without_presses_are_inferred_from_bursts() {
         }
         t.wait(10_000);
         let state = t.referee.state();
-        let recovered: Vec<String> = state.moves.iter().map(|m| m.point.clone()).collect();
+        let recovered: Vec<String> = state.moves.iter().map(|m| m.point.to_string()).collect();
         if !state.infractions.is_empty() || recovered != names(record) {
             let first = recovered
                 .iter()
@@ -166,7 +166,7 @@ fn noisy_small_board_games_raise_no_alert() {
         }
         t.wait(10_000);
         let state = t.referee.state();
-        let recovered: Vec<String> = state.moves.iter().map(|m| m.point.clone()).collect();
+        let recovered: Vec<String> = state.moves.iter().map(|m| m.point.to_string()).collect();
         if !state.infractions.is_empty() || recovered != names(record) {
             let alerts: Vec<_> = state
                 .infractions

@@ -254,7 +254,7 @@ fn compare(game: &SimGame, timeline: &Timeline, referee: &Referee) -> Vec<String
             Move::Play(p) => p.to_human(size),
         })
         .collect();
-    let got: Vec<String> = state.moves.iter().map(|m| m.point.clone()).collect();
+    let got: Vec<String> = state.moves.iter().map(|m| m.point.to_string()).collect();
     if let Some(i) = (0..expected.len().max(got.len())).find(|&i| expected.get(i) != got.get(i)) {
         problems.push(format!(
             "{}: move {} is {:?}, the record has {:?} ({} moves recorded of {})",

@@ -62,7 +62,7 @@ fn same_but_time(a: &MoveRecord, b: &MoveRecord) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use goban_referee::{MoveRecord, Referee, RefereeConfig};
+    use goban_referee::{MoveName, MoveRecord, Referee, RefereeConfig, Timestamp};
     use goban_rules::Color;
 
     use super::*;
@@ -74,8 +74,8 @@ mod tests {
         state.moves.push(MoveRecord {
             number: 1,
             color: Color::Black,
-            point: "Q16".into(),
-            at: "2026-12-02T01:00:00.000Z".into(),
+            point: MoveName::new("Q16").expect("a move name"),
+            at: Timestamp(1_796_173_200_000),
             time_left_ms,
             periods_left: time_left_ms.map(|_| 5),
         });
@@ -97,14 +97,14 @@ mod tests {
         next.moves.push(MoveRecord {
             number: 2,
             color: Color::White,
-            point: "D4".into(),
-            ..before.moves[0].clone()
+            point: MoveName::new("D4").expect("a move name"),
+            ..before.moves[0]
         });
         next.move_number = 2;
         assert!(changes_the_game(&before, &next));
         assert!(!times_the_last_move(&before, &next));
         let mut moved = before.clone();
-        moved.moves[0].point = "R16".into();
+        moved.moves[0].point = MoveName::new("R16").expect("a move name");
         assert!(changes_the_game(&before, &moved), "a corrected point");
         let same = before.clone();
         assert!(!changes_the_game(&before, &same) && !times_the_last_move(&before, &same));

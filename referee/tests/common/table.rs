@@ -192,7 +192,7 @@ impl Table {
             .state()
             .moves
             .into_iter()
-            .map(|m| m.point)
+            .map(|m| m.point.to_string())
             .collect()
     }
 

@@ -528,7 +528,7 @@ impl Hall {
     fn close_game(&mut self) {
         let state = self.referee.state();
         if let Some(log) = self.games.last_mut() {
-            log.moves = state.moves.iter().map(|m| m.point.clone()).collect();
+            log.moves = state.moves.iter().map(|m| m.point.to_string()).collect();
             log.position = state.position.clone();
         }
     }

@@ -19,7 +19,7 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::{ArbiterTokens, HttpSettings, serve};
-use goban_referee::{BoardState, Link, MoveRecord, Phase, Referee, RefereeConfig};
+use goban_referee::{BoardState, Link, MoveName, MoveRecord, Phase, Referee, RefereeConfig};
 use goban_rules::Color;
 
 use crate::delay::Feed;
@@ -52,8 +52,8 @@ pub(super) fn build_board_state(seq: u64, move_number: u32) -> BoardState {
             } else {
                 Color::White
             },
-            point: format!("D{}", 1 + number % 19),
-            at: String::new(),
+            point: MoveName::new(&format!("D{}", 1 + number % 19)).expect("a move name"),
+            at: goban_referee::Timestamp(0),
             time_left_ms: None,
             periods_left: None,
         })
