@@ -15,13 +15,13 @@ pub(crate) fn name(index: usize, size: BoardSize) -> String {
     point(index).to_human(size)
 }
 
-/// "D4" or "pass".
-/// The move's name held inline, as a [`crate::MoveRecord`] keeps it (at most 4 bytes:
-/// "pass", or a point of a board of at most 25 lines).
-pub(crate) fn move_label(mv: Move, size: BoardSize) -> crate::MoveName {
-    crate::MoveName::new(&move_name(mv, size)).unwrap_or_default()
+/// A [`move_name`] held inline, as a [`crate::MoveRecord`] keeps it. Move names are at most
+/// 4 bytes ("pass", or a point of a board of at most 25 lines), so it always fits.
+pub(crate) fn move_label(name: &str) -> crate::MoveName {
+    crate::MoveName::new(name).unwrap_or_default()
 }
 
+/// "D4" or "pass".
 pub(crate) fn move_name(mv: Move, size: BoardSize) -> String {
     match mv {
         Move::Pass => "pass".into(),

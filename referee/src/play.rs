@@ -44,7 +44,7 @@ impl Referee {
         m.moves.push(MoveRecord {
             number,
             color,
-            point: go::move_label(mv, size),
+            point: go::move_label(&point),
             at,
             time_left_ms,
             periods_left,
