@@ -92,6 +92,8 @@ pub(crate) fn run(
             .fold((0, 0), |(b, r), batch| {
                 (b + 1, r + batch.inputs.len() + batch.events.len())
             });
+        // Counted before the answers go out: whoever is answered sees its commit counted.
+        commits.fetch_add(1, Ordering::Relaxed);
         let started = Instant::now();
         let committed = commit(
             &mut conn,
@@ -100,7 +102,6 @@ pub(crate) fn run(
             writes.then_some(status),
             &mut refusals,
         );
-        commits.fetch_add(1, Ordering::Relaxed);
         crate::telemetry::journal_commit(started.elapsed(), batches, rows, committed);
     }
     tracing::debug!("journal writer stopped");
