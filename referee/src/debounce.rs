@@ -1,8 +1,9 @@
 //! Debouncing of raw sensor readings: a point is steady once unchanged for the settle time; a change is reported once its region is quiet; a point that flips too often is chattering and reads `?`.
 
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::Timestamp;
+use crate::flip_history::FlipHistory;
 use crate::input::{PointChange, Reading};
 
 /// Points within this many lines (both ways) of a change form its region (the point and its
@@ -96,7 +97,7 @@ pub struct Debouncer {
     /// Points changed since they were last reported.
     dirty: BTreeSet<usize>,
     /// Recent flips per point, oldest first, bounded by the rule.
-    flips: Vec<VecDeque<Timestamp>>,
+    flips: Vec<FlipHistory>,
     /// Chattering points and since when.
     chattering: BTreeMap<usize, Timestamp>,
     /// False until a first snapshot and after a sequence gap (wire-protocol.md: trust nothing until a SNAP).
@@ -127,7 +128,7 @@ impl Debouncer {
             reported_at: vec![Timestamp(0); points],
             reported_since: vec![Timestamp(0); points],
             dirty: BTreeSet::new(),
-            flips: vec![VecDeque::new(); points],
+            flips: vec![FlipHistory::default(); points],
             chattering: BTreeMap::new(),
             synced: false,
             snapshot_due: None,
@@ -220,20 +221,17 @@ impl Debouncer {
     /// only goes `?` and back (a hand over the board, the fast play of issue 15) never counts:
     /// a chattering sensor flips between readings.
     fn count_flip(&mut self, now: Timestamp, index: usize) {
+        let window_ms = self.rule.window_ms;
         let flips = &mut self.flips[index];
-        flips.push_back(now);
-        while flips
-            .front()
-            .is_some_and(|&t| t.plus_ms(self.rule.window_ms) <= now)
-            || flips.len() > FLIPS_KEPT
-        {
-            flips.pop_front();
-        }
+        flips.push(now);
+        flips.drop_oldest_while(|oldest, kept| {
+            oldest.plus_ms(window_ms) <= now || kept > FLIPS_KEPT
+        });
         // A hand hovering over a point flips it several times within a second or so; a
         // chattering sensor keeps flipping: the flips must also span half the window.
         let spread = flips
-            .front()
-            .is_some_and(|&first| first.plus_ms(self.rule.window_ms / 2) <= now);
+            .oldest()
+            .is_some_and(|first| first.plus_ms(window_ms / 2) <= now);
         if flips.len() > self.rule.flips && spread {
             self.chattering.entry(index).or_insert(now);
         }
@@ -245,7 +243,7 @@ impl Debouncer {
     pub fn flips_explained(&mut self, index: usize) {
         if let Some(flips) = self.flips.get_mut(index) {
             // Released, not just emptied: over a game most points are explained once or more.
-            *flips = VecDeque::new();
+            flips.release();
         }
     }
 
@@ -381,7 +379,7 @@ impl Debouncer {
         for p in cleared {
             self.chattering.remove(&p);
             // Released, not just emptied: a chattering point may have held FLIPS_KEPT of them.
-            self.flips[p] = VecDeque::new();
+            self.flips[p].release();
             self.dirty.insert(p);
         }
         let due: Vec<usize> = self

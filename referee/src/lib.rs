@@ -21,11 +21,13 @@ mod arbiter;
 mod audit;
 mod counting;
 mod ending;
+mod flip_history;
 mod go;
 mod interpret;
 mod lifecycle;
 mod match_state;
 mod move_name;
+mod move_records;
 mod play;
 mod press;
 mod reconcile;
@@ -52,6 +54,7 @@ pub use input::{
     RulingAction,
 };
 pub use move_name::MoveName;
+pub use move_records::{MoveRecords, Tail as MoveRecordsTail};
 pub use referee::Referee;
 pub use state::{
     BoardState, DeviceState, Interpretation, LIVE_SCHEMA_VERSION, LastMove, Link, LiveState,

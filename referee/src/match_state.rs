@@ -8,7 +8,8 @@ use goban_rules::{Color, Game, Ruleset};
 use crate::Timestamp;
 use crate::infraction::Infraction;
 use crate::input::{Button, Reading};
-use crate::state::{MoveRecord, PerColor, Phase};
+use crate::move_records::MoveRecords;
+use crate::state::{PerColor, Phase};
 use crate::timekeeper::{Switched, Timekeeper};
 
 /// A clock press waiting for interpretation.
@@ -62,7 +63,7 @@ pub(crate) struct Match {
     /// Checkpointed as its setup and moves, rebuilt on restore (`checkpoint.rs`).
     #[serde(with = "crate::checkpoint::game_image")]
     pub(crate) game: Game,
-    pub(crate) moves: Vec<MoveRecord>,
+    pub(crate) moves: MoveRecords,
     /// The last move is shown but not completed by a press yet.
     pub(crate) provisional: bool,
     /// When the last move's stone arrived (its final reading).
@@ -164,7 +165,7 @@ impl Match {
             ruleset: game.setup().ruleset,
             komi: game.setup().komi,
             game,
-            moves: Vec::new(),
+            moves: MoveRecords::new(),
             provisional: false,
             placed_at: now,
             deadline_pass: None,

@@ -96,7 +96,7 @@ impl Referee {
         m.game = rebuilt;
         let new_caps = m.last_captures();
         m.pending_caps.retain(|c| new_caps.contains(c));
-        if let Some(record) = m.moves.iter_mut().find(|r| r.number == number) {
+        if let Some(record) = m.moves.find_mut(|r| r.number == number) {
             record.point = go::move_label(&go::move_name(now, size));
         }
         for (p, (b, a)) in before.iter().zip(&after).enumerate() {

@@ -4,6 +4,7 @@ use goban_rules::Color;
 
 use crate::go;
 use crate::match_state::Match;
+use crate::move_records::MoveRecords;
 use crate::referee::Referee;
 use crate::state::{BoardState, PerColor, Phase, SCHEMA_VERSION, SekiMark};
 
@@ -26,7 +27,7 @@ impl Referee {
             position,
             move_number: 0,
             to_move: Color::Black,
-            moves: Vec::new(),
+            moves: MoveRecords::new(),
             captures: PerColor::default(),
             clock: None,
             infractions: Vec::new(),

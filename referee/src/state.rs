@@ -8,6 +8,7 @@ use crate::clock::ClockReading;
 use crate::guidance::Guidance;
 use crate::infraction::Infraction;
 use crate::move_name::MoveName;
+use crate::move_records::MoveRecords;
 use crate::timestamp::Timestamp;
 
 /// api.md schema version.
@@ -152,7 +153,7 @@ pub struct BoardState {
     /// The side to move.
     pub to_move: Color,
     /// Every move with its time.
-    pub moves: Vec<MoveRecord>,
+    pub moves: MoveRecords,
     /// Stones captured by each side.
     pub captures: PerColor,
     /// The clock, when a time control runs.

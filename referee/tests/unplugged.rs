@@ -68,7 +68,7 @@ fn zero_to_two_moves_while_unplugged_are_recovered_with_their_clock() {
             let asked = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
             assert_eq!(asked.len(), usize::from(k > 0), "one alert per episode");
             assert!(asked.iter().all(|a| a.resolved_at.is_some()));
-            for record in &state.moves[2..] {
+            for record in state.moves.iter_from(2) {
                 assert!(record.time_left_ms.is_some(), "{record:?}");
             }
             let recovered = t.events_where(

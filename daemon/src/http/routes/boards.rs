@@ -9,7 +9,7 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
-use goban_referee::{Link, MoveRecord};
+use goban_referee::{Link, MoveRecordsTail};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
@@ -179,7 +179,7 @@ pub(crate) struct MovesPage<'a> {
     since: u32,
     /// Moves with `number > since`, oldest first.
     #[schema(value_type = Vec<crate::http::schema::MoveRecord>)]
-    moves: &'a [MoveRecord],
+    moves: MoveRecordsTail<'a>,
 }
 
 /// GET /boards/{board}/moves?since=N: the move list, or its tail, for clients that catch up.
@@ -214,7 +214,7 @@ pub(crate) async fn handle_moves(
         game: view.state.game.as_deref(),
         seq: view.seq(),
         since,
-        moves: &moves[start..],
+        moves: moves.tail_from(start),
     };
     Payload::json(&page)
         .map(FullState)
