@@ -69,7 +69,12 @@ pub struct Payload(Bytes);
 impl Payload {
     /// Serialize `value` (our own types: this only fails on a non-string map key, which we never use).
     pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<Self, serde_json::Error> {
-        serde_json::to_vec(value).map(|v| Self(Bytes::from(v)))
+        serde_json::to_vec(value).map(|mut v| {
+            // The writer grows its buffer by doubling; a message is kept (views, retained
+            // topics, queues), so it keeps only its own bytes.
+            v.shrink_to_fit();
+            Self(Bytes::from(v))
+        })
     }
 
     /// Wrap JSON text read back from the journal.
@@ -149,6 +154,14 @@ impl BoardView {
         self.full
             .get_or_init(|| serialized(Payload::json(&self.state)))
             .clone()
+    }
+
+    /// The full state for one use, made now unless a request already made it, and not kept.
+    pub(crate) fn full_unkept(&self) -> Payload {
+        match self.full.get() {
+            Some(full) => full.clone(),
+            None => serialized(Payload::json(&self.state)),
+        }
     }
 
     /// A board rebuilt after a restart, as of the last `state` message it published: that

@@ -388,7 +388,9 @@ fn game_record(view: &BoardView, finished_ms: u64) -> GameRecord {
         id: state.game.clone().unwrap_or_default(),
         finished_ms,
         summary: Payload::json(&summary).unwrap_or_default(),
-        state: view.full(),
+        // Not through the view's cache: a finished board would keep its whole game's JSON
+        // for as long as it shows the result, whether anyone asks for it or not.
+        state: view.full_unkept(),
         sgf: view.sgf.to_string(),
     }
 }
