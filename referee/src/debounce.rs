@@ -209,7 +209,11 @@ impl Debouncer {
                 self.stone_left_at[index] = now;
             }
             self.readable[index] = (reading, now);
-            self.count_flip(now, index);
+            // A point's first reading (the first snapshot) is no flip: counted, every point of
+            // the board would hold one until it flips again.
+            if was != Reading::Unknown {
+                self.count_flip(now, index);
+            }
         }
         // A chattering point already reported as `?` has nothing new to report until it clears.
         if !(self.chattering.contains_key(&index) && self.reported[index] == Reading::Unknown) {
