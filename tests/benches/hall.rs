@@ -26,7 +26,9 @@
 //! default 700), `GOBAN_HALL_SETTLE_MS` (the daemon's `settle_time`, default 300),
 //! `GOBAN_HALL_SPEED` (the tables' pace, default 1.0: human; a faster pace reaches the
 //! memory of late games within a short run, at a higher rate of moves),
-//! `GOBAN_HALL_MQTT_PORT` (default 1883), `GOBAN_HALL_BIN` (the daemon binary, default
+//! `GOBAN_HALL_DELAY` (the daemon's `broadcast_delay` in seconds, default 0: with one, the
+//! public SSE and MQTT the probes follow are late by it, so only the memory and CPU figures
+//! mean anything), `GOBAN_HALL_MQTT_PORT` (default 1883), `GOBAN_HALL_BIN` (the daemon binary, default
 //! `target/release/goban-bridge` of this workspace), `GOBAN_HALL_KEEP=1` keeps the work
 //! directory (config, journal, daemon log) and prints where it is.
 
@@ -66,6 +68,8 @@ struct Settings {
     settle_ms: u64,
     /// The simulated tables' pace (1.0: human); faster reaches late-game memory in a short run.
     speed: f64,
+    /// The daemon's broadcast delay, seconds.
+    delay_s: u64,
     mqtt_port: u16,
     bin: PathBuf,
     keep: bool,
@@ -98,6 +102,7 @@ impl Settings {
             gap: Duration::from_millis(env_or("GOBAN_HALL_GAP_MS", 700)),
             settle_ms: env_or("GOBAN_HALL_SETTLE_MS", 300),
             speed: env_or("GOBAN_HALL_SPEED", 1.0),
+            delay_s: env_or("GOBAN_HALL_DELAY", 0),
             mqtt_port: env_or("GOBAN_HALL_MQTT_PORT", 1883),
             bin,
             keep: std::env::var("GOBAN_HALL_KEEP").is_ok_and(|v| v == "1"),
@@ -764,8 +769,10 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
     }
     let mut config = format!(
         "[server]\nlisten = \"127.0.0.1:{http_port}\"\narbiter_tokens = [\"hall-bench-token\"]\n\
+         broadcast_delay = \"{}s\"\n\
          [journal]\npath = {:?}\n[mqtt]\nurl = \"mqtt://127.0.0.1:{}\"\nprefix = \"{prefix}\"\n\
          client_id = \"{prefix}\"\nmax_backoff = \"1s\"\n[referee]\nsettle_time = \"{}ms\"\n",
+        settings.delay_s,
         work.path().join("journal.sqlite").display().to_string(),
         settings.mqtt_port,
         settings.settle_ms,
