@@ -113,9 +113,8 @@ impl MoveRecords {
             self.tail.reserve_exact(CHUNK);
         }
         self.tail.push(record);
-        if self.tail.len() == CHUNK {
-            let mut chunk = [record; CHUNK];
-            chunk.copy_from_slice(&self.tail);
+        // Only a full tail converts into a chunk.
+        if let Ok(chunk) = <[MoveRecord; CHUNK]>::try_from(self.tail.as_slice()) {
             self.full.push(Arc::new(chunk));
             self.tail.clear();
         }
