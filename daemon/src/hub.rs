@@ -11,7 +11,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock, RwLock};
 
 use bytes::Bytes;
-use goban_referee::BoardState;
+use goban_referee::{BoardState, SgfHeader};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, watch};
 
@@ -127,25 +127,35 @@ pub struct BoardView {
     /// The full state as `GET /boards/{board}` serves it: serialized on the first request, since
     /// it holds the whole move list and most views are replaced before anyone asks for them.
     full: OnceLock<Payload>,
-    /// The game so far as SGF, by the rules core's writer (empty before a game).
-    pub sgf: Arc<str>,
+    /// What the game's SGF holds besides the state (`None` before a game), shared by the
+    /// views of one game.
+    sgf_header: Option<Arc<SgfHeader>>,
+    /// The game so far as SGF, by the rules core's writer: written on the first request, as
+    /// it costs as much as the game is long and most views are replaced before anyone asks.
+    sgf: OnceLock<Arc<str>>,
 }
 
 impl BoardView {
-    /// Serialize `state` both ways, once.
-    pub fn build(state: BoardState, sgf: String) -> Arc<Self> {
+    /// The view of `state`, its live message serialized now; `sgf_header` is the game's
+    /// ([`goban_referee::Referee::sgf_header`]).
+    pub fn build(state: BoardState, sgf_header: Option<Arc<SgfHeader>>) -> Arc<Self> {
         let live = serialized(Payload::json(&state.live()));
-        Self::with_live(state, sgf, live)
+        Self::with_live(state, sgf_header, live)
     }
 
     /// A view whose live message is already serialized: `live` must be `state.live()` as of
     /// `state.seq` (a recovered board, or a press that only timed the last move).
-    pub(crate) fn with_live(state: BoardState, sgf: String, live: Payload) -> Arc<Self> {
+    pub(crate) fn with_live(
+        state: BoardState,
+        sgf_header: Option<Arc<SgfHeader>>,
+        live: Payload,
+    ) -> Arc<Self> {
         Arc::new(Self {
             live,
             full: OnceLock::new(),
             state,
-            sgf: Arc::from(sgf),
+            sgf_header,
+            sgf: OnceLock::new(),
         })
     }
 
@@ -154,6 +164,39 @@ impl BoardView {
         self.full
             .get_or_init(|| serialized(Payload::json(&self.state)))
             .clone()
+    }
+
+    /// The game so far as SGF (empty before a game), written once.
+    ///
+    /// # Errors
+    /// The state's moves do not play again from the header's opening (never for a view the
+    /// runtime built: both come from one referee).
+    pub fn sgf(&self) -> Result<Arc<str>, goban_referee::SgfError> {
+        if let Some(text) = self.sgf.get() {
+            return Ok(text.clone());
+        }
+        let text: Arc<str> = Arc::from(self.write_sgf()?);
+        Ok(self.sgf.get_or_init(|| text).clone())
+    }
+
+    /// The SGF for one use (a finished game's archive record), not kept by the view.
+    pub(crate) fn sgf_unkept(&self) -> Result<String, goban_referee::SgfError> {
+        match self.sgf.get() {
+            Some(text) => Ok(text.to_string()),
+            None => self.write_sgf(),
+        }
+    }
+
+    fn write_sgf(&self) -> Result<String, goban_referee::SgfError> {
+        match &self.sgf_header {
+            Some(header) => self.state.sgf(header),
+            None => Ok(String::new()),
+        }
+    }
+
+    /// The SGF header of this view's game, to share with the next view of the same game.
+    pub(crate) fn sgf_header(&self) -> Option<&Arc<SgfHeader>> {
+        self.sgf_header.as_ref()
     }
 
     /// The full state for one use, made now unless a request already made it, and not kept.
@@ -167,9 +210,14 @@ impl BoardView {
     /// A board rebuilt after a restart, as of the last `state` message it published: that
     /// message's seq and exact bytes for the live view (republished to a broker that lost its
     /// retained messages, it must not differ from what went out under that seq).
-    pub fn recovered(mut state: BoardState, sgf: String, seq: u64, live: String) -> Arc<Self> {
+    pub fn recovered(
+        mut state: BoardState,
+        sgf_header: Option<Arc<SgfHeader>>,
+        seq: u64,
+        live: String,
+    ) -> Arc<Self> {
         state.seq = seq;
-        Self::with_live(state, sgf, Payload::from_text(live))
+        Self::with_live(state, sgf_header, Payload::from_text(live))
     }
 
     /// The seq of this view.

@@ -149,27 +149,9 @@ impl GameImage {
 
     /// The game played again; `Err` in words when it differs from the image in any way.
     fn rebuild(&self) -> Result<Game, String> {
-        let mut game = Game::new(self.setup).map_err(|err| err.to_string())?;
-        let mut fresh: Vec<(Point, Color)> = game.initial_board().stones().collect();
-        fresh.sort_unstable();
-        if fresh != self.initial && !self.handicap_pending {
-            // Free handicap stones were placed before the first move.
-            let black: Vec<Point> = self
-                .initial
-                .iter()
-                .filter(|(_, c)| *c == Color::Black)
-                .map(|(p, _)| *p)
-                .collect();
-            game.place_free_handicap(&black)
-                .map_err(|err| err.to_string())?;
-        }
+        let mut game = crate::replay::opening(self.setup, &self.initial, self.handicap_pending)?;
         for (number, (color, mv, _, _)) in (1..).zip(&self.moves) {
-            if game.play_as(*color, *mv).is_err() && game.state() == GameState::Counting {
-                // Play was resumed after two passes (counting disputed).
-                game.resume().map_err(|err| err.to_string())?;
-                game.play_as(*color, *mv)
-                    .map_err(|why| format!("move {number}: {why}"))?;
-            }
+            crate::replay::play_again(&mut game, number, *color, *mv)?;
         }
         if !self.counting && game.state() == GameState::Counting {
             game.resume().map_err(|err| err.to_string())?;

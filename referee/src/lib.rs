@@ -32,9 +32,11 @@ mod play;
 mod press;
 mod reconcile;
 mod referee;
+mod replay;
 mod rewrite;
 mod scoring;
 mod sgf;
+mod sgf_header;
 mod sight;
 mod snapshot;
 mod timekeeper;
@@ -56,6 +58,8 @@ pub use input::{
 pub use move_name::MoveName;
 pub use move_records::{MoveRecords, Tail as MoveRecordsTail};
 pub use referee::Referee;
+pub use sgf::SgfError;
+pub use sgf_header::SgfHeader;
 pub use state::{
     BoardState, DeviceState, Interpretation, LIVE_SCHEMA_VERSION, LastMove, Link, LiveState,
     MoveRecord, PerColor, Phase, SCHEMA_VERSION, SekiMark,

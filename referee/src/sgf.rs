@@ -4,15 +4,15 @@
 
 use goban_rules::score::{DeadStones, Territory};
 use goban_rules::sgf::{GameInfo, MoveAnnotation, write_sgf, write_sgf_counted};
-use goban_rules::{Color, GameResult};
+use goban_rules::{BoardSize, Color, Game, GameResult, Move, Point, Ruleset};
 
 use crate::audit::AuditEntry;
 use crate::clock::{Millis, TimeControl};
-use crate::go;
 use crate::infraction::{Infraction, InfractionStatus};
-use crate::match_state::Match;
 use crate::referee::Referee;
-use crate::state::Phase;
+use crate::replay;
+use crate::sgf_header::SgfHeader;
+use crate::state::{BoardState, Phase};
 
 /// Seconds as SGF writes a real number: `30`, `1.5`.
 fn seconds(ms: Millis) -> String {
@@ -78,12 +78,12 @@ fn status_words(status: InfractionStatus) -> &'static str {
 
 /// An alert as an SGF comment line: "Captured stones not removed (CN2002 18.2, 22.6) by
 /// White at D4: sanctioned, warning (art. 24)".
-fn infraction_line(m: &Match, i: &Infraction) -> String {
+fn infraction_line(ruleset: Ruleset, i: &Infraction) -> String {
     let words = i.kind.words();
     let mut kind = words[..1].to_uppercase();
     kind.push_str(&words[1..]);
     // A warning in effect names its article, automatic or ruled (CN2002 24).
-    let warned = i.sanction_applied && i.kind.sanction_warns(m.ruleset);
+    let warned = i.sanction_applied && i.kind.sanction_warns(ruleset);
     let warning = if warned { ", warning (art. 24)" } else { "" };
     // The points too: a voided ko or forbidden stone is a pass in the
     // record, and its comment is where its point stays (issue 15).
@@ -111,8 +111,8 @@ fn audit_line(entry: &AuditEntry) -> String {
 }
 
 /// The comment lines of the audit entries made at `move_number`.
-fn audit_lines(m: &Match, move_number: u32) -> impl Iterator<Item = String> + '_ {
-    m.audit
+fn audit_lines(audit: &[AuditEntry], move_number: u32) -> impl Iterator<Item = String> + '_ {
+    audit
         .iter()
         .filter(move |e| e.move_number == move_number)
         .map(audit_line)
@@ -122,30 +122,45 @@ fn joined(lines: Vec<String>) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
-impl Referee {
-    /// The game so far as SGF (empty string before a game starts).
-    pub fn sgf(&self) -> String {
-        let Some(m) = &self.game else {
-            return String::new();
+/// A board state whose moves do not play again from its header's opening: the two come from
+/// different games, or one of them was changed by hand.
+#[derive(Debug, thiserror::Error)]
+#[error("the game record does not play again: {0}")]
+pub struct SgfError(String);
+
+impl BoardState {
+    /// The game of this state as SGF FF[4], through the rules core's writer (an empty string
+    /// before a game). `header` is the same game's [`Referee::sgf_header`]. The moves are
+    /// played again from the header's opening, so the SGF costs nothing until it is asked for.
+    pub fn sgf(&self, header: &SgfHeader) -> Result<String, SgfError> {
+        let Some(id) = &self.game else {
+            return Ok(String::new());
         };
-        let unit = m.game.setup().ruleset.score_unit();
-        let rules_result = m
+        let size = header.setup.size;
+        let mut game = replay::opening(header.setup, &header.initial, header.handicap_pending)
+            .map_err(SgfError)?;
+        for record in self.moves.iter() {
+            let mv = parse_move(&record.point, size)?;
+            replay::play_again(&mut game, record.number, record.color, mv).map_err(SgfError)?;
+        }
+        let unit = header.setup.ruleset.score_unit();
+        let rules_result = self
             .result
             .as_deref()
             .and_then(|t| GameResult::parse_in(t, unit).ok());
         let mut root = vec![match rules_result {
-            Some(r) => format!("{} on {}; result {r}", m.id, self.config.board),
-            None => format!("{} on {}", m.id, self.config.board),
+            Some(r) => format!("{id} on {}; result {r}", self.board),
+            None => format!("{id} on {}", self.board),
         }];
-        root.extend(audit_lines(m, 0));
-        let (time_limit, overtime) = time_system(m.clock.time_control());
+        root.extend(audit_lines(&self.audit, 0));
+        let (time_limit, overtime) = time_system(header.time_control);
         let info = GameInfo {
-            black: Some(m.black.clone()),
-            white: Some(m.white.clone()),
-            date: m.started_at.to_rfc3339().get(..10).map(str::to_owned),
-            event: m.event.clone(),
-            round: m.round.clone(),
-            place: m.place.clone(),
+            black: Some(self.black.clone()),
+            white: Some(self.white.clone()),
+            date: header.date.clone(),
+            event: header.event.clone(),
+            round: header.round.clone(),
+            place: header.place.clone(),
             time_limit,
             overtime,
             // RE in points, as every SGF tool reads it; the rules' own wording (stones
@@ -154,17 +169,17 @@ impl Referee {
             rules: None,
             comment: joined(root),
         };
-        let annotations: Vec<MoveAnnotation> = m
+        let annotations: Vec<MoveAnnotation> = self
             .moves
             .iter()
             .map(|record| {
-                let mut lines: Vec<String> = m
+                let mut lines: Vec<String> = self
                     .infractions
                     .iter()
                     .filter(|i| i.move_number == record.number)
-                    .map(|i| infraction_line(m, i))
+                    .map(|i| infraction_line(self.ruleset, i))
                     .collect();
-                lines.extend(audit_lines(m, record.number));
+                lines.extend(audit_lines(&self.audit, record.number));
                 MoveAnnotation {
                     time_left: record.time_left_ms.map(|ms| ms as f64 / 1000.0),
                     periods_left: record.periods_left,
@@ -172,23 +187,54 @@ impl Referee {
                 }
             })
             .collect();
-        match self.counted_territory(m) {
-            Some(territory) => write_sgf_counted(&m.game, &info, &annotations, &territory),
-            None => write_sgf(&m.game, &info, &annotations),
-        }
+        Ok(match self.counted_territory(&game)? {
+            Some(territory) => write_sgf_counted(&game, &info, &annotations, &territory),
+            None => write_sgf(&game, &info, &annotations),
+        })
     }
 
     /// The owned points of a game counted or being counted, with its dead stones (SGF TB/TW).
-    fn counted_territory(&self, m: &Match) -> Option<Territory> {
-        let dead = match m.phase {
-            Phase::Counting => self.dead_points(),
-            Phase::Finished if m.count.is_some() || !m.dead_at_end.is_empty() => {
-                m.dead_at_end.clone()
-            }
-            _ => return None,
+    fn counted_territory(&self, game: &Game) -> Result<Option<Territory>, SgfError> {
+        let counted = match self.phase {
+            Phase::Counting => true,
+            Phase::Finished => self.count.is_some() || !self.dead_stones.is_empty(),
+            _ => false,
         };
-        let dead = DeadStones::from_points(dead.into_iter().map(go::point));
-        Some(Territory::of(m.game.board(), &dead))
+        if !counted {
+            return Ok(None);
+        }
+        let size = game.setup().size;
+        let dead = self
+            .dead_stones
+            .iter()
+            .map(|name| Point::parse_human(name, size).map_err(|err| SgfError(err.to_string())))
+            .collect::<Result<Vec<Point>, SgfError>>()?;
+        let dead = DeadStones::from_points(dead);
+        Ok(Some(Territory::of(game.board(), &dead)))
+    }
+}
+
+/// A move record's "D4" or "pass" as the rules core's move.
+fn parse_move(name: &str, size: BoardSize) -> Result<Move, SgfError> {
+    if name == "pass" {
+        return Ok(Move::Pass);
+    }
+    Point::parse_human(name, size)
+        .map(Move::Play)
+        .map_err(|err| SgfError(err.to_string()))
+}
+
+impl Referee {
+    /// The game so far as SGF (empty string before a game starts): [`BoardState::sgf`] of
+    /// [`Referee::state`].
+    ///
+    /// # Errors
+    /// Never in practice: the state and the header both come from this referee's game.
+    pub fn sgf(&self) -> Result<String, SgfError> {
+        match self.sgf_header() {
+            Some(header) => self.state().sgf(&header),
+            None => Ok(String::new()),
+        }
     }
 }
 

@@ -168,7 +168,7 @@ fn the_sgf_carries_the_arbiters_actions_and_the_count() {
         "agreed by both players",
     ));
     t.arbiter(ArbiterCommand::ConfirmResult);
-    let sgf = t.referee.sgf();
+    let sgf = t.referee.sgf().expect("the SGF");
     assert!(sgf.contains("arbiter#2 "), "{sgf}");
     assert!(
         sgf.contains("marked dead: B5 G5. Note: agreed by both players"),
@@ -211,7 +211,7 @@ fn a_warning_ruling_names_its_article_in_the_trail() {
         entry.what.contains("warning to White, 1 in all (art. 24)"),
         "{entry:?}"
     );
-    let sgf = t.referee.sgf();
+    let sgf = t.referee.sgf().expect("the SGF");
     assert!(
         sgf.contains("Clock pressed before the stone was placed (CN2002 17.4) by White at C3: sanctioned, warning (art. 24)"),
         "{sgf}"
@@ -267,21 +267,8 @@ fn a_minute_used_is_called_in_english_and_chinese() {
 
 #[test]
 fn free_handicap_stones_read_off_the_board_are_the_sgf_setup() {
-    let mut t = Table::new(RefereeConfig {
-        size: 9,
-        ..RefereeConfig::default()
-    });
-    t.arbiter(ArbiterCommand::StartGame(GameSetup {
-        handicap: Some(3),
-        free_handicap: Some(true),
-        ..GameSetup::default()
-    }));
-    for p in ["C3", "G7", "E5"] {
-        t.put(p, B);
-        t.wait(800);
-    }
-    t.wait(3_000);
-    let sgf = t.referee.sgf();
+    let t = Table::with_free_handicap(GameSetup::default(), &["C3", "G7", "E5"]);
+    let sgf = t.referee.sgf().expect("the SGF");
     assert!(sgf.contains("HA[3]"), "{sgf}");
     // Added stones (AB), not moves: C3 = cg, E5 = ee, G7 = gc in SGF letters.
     let setup = &sgf[sgf.find("AB").expect("AB")..];

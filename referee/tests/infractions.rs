@@ -82,7 +82,7 @@ fn a_forbidden_stone_counted_as_a_pass_keeps_its_point_in_the_sgf() {
         "pass",
         "the forbidden stone counts as a pass (CN2002 19)"
     );
-    let sgf = t.referee.sgf();
+    let sgf = t.referee.sgf().expect("the SGF");
     assert!(
         sgf.contains("Stone on a forbidden point (CN2002 19) by Black at A1"),
         "{sgf}"

@@ -229,7 +229,7 @@ fn sgf_records_moves_times_and_infractions() {
     t.wait(1_000);
     t.put("C3", W);
     t.wait(1_000);
-    let sgf = t.referee.sgf();
+    let sgf = t.referee.sgf().expect("the SGF");
     assert!(sgf.contains("SZ[9]"), "{sgf}");
     assert!(sgf.contains("PB[Ke]"), "{sgf}");
     assert!(sgf.contains(";B[ee]"), "{sgf}");

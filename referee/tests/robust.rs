@@ -140,7 +140,7 @@ fn run(seed: u64, config: &RefereeConfig) -> Vec<String> {
             out.push(format!("{c:?}"));
         }
     }
-    let _ = r.sgf();
+    r.sgf().expect("the SGF after any inputs");
     out.push(serde_json::to_string(&r.state()).unwrap());
     out
 }

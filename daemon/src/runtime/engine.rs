@@ -154,9 +154,9 @@ impl Engine {
         self.referee.state()
     }
 
-    /// The live game as SGF, written by the rules core from the referee's record.
-    pub(crate) fn sgf(&self) -> String {
-        self.referee.sgf()
+    /// What the SGF of the game in progress holds besides its state (`None` before a game).
+    pub(crate) fn sgf_header(&self) -> Option<goban_referee::SgfHeader> {
+        self.referee.sgf_header()
     }
 
     fn drain(&mut self) -> Outputs {

@@ -99,11 +99,12 @@ impl Ledger {
         let mut state = engine.state();
         state.seq = recovered.last_seq;
         let archived = finished_key(&state);
+        let header = engine.sgf_header().map(Arc::new);
         // The view keeps the seq and bytes of the last state published: the last seq may be a
         // clock reading's, and a state under it would be a second, different message.
         let view = match &recovered.last_state {
-            Some((seq, live)) => BoardView::recovered(state, engine.sgf(), *seq, live.clone()),
-            None => BoardView::build(state, engine.sgf()),
+            Some((seq, live)) => BoardView::recovered(state, header, *seq, live.clone()),
+            None => BoardView::build(state, header),
         };
         // A restored checkpoint's game and phase are those of the view unless the tail changed
         // them; without one the next batch with an input checkpoints.
@@ -139,6 +140,15 @@ impl Ledger {
     /// The board as of the last state numbered.
     pub(crate) fn view(&self) -> &Arc<BoardView> {
         &self.view
+    }
+
+    /// The SGF header of the game in progress, the last view's when it is the same.
+    fn sgf_header(&self) -> Option<Arc<goban_referee::SgfHeader>> {
+        let header = self.engine.sgf_header()?;
+        match self.view.sgf_header() {
+            Some(kept) if **kept == header => Some(kept.clone()),
+            _ => Some(Arc::new(header)),
+        }
     }
 
     /// Whether a game was ever started in this epoch.
@@ -315,7 +325,7 @@ impl Ledger {
     /// the broadcast delay) switch to it when that message is released.
     fn time_the_last_move(&mut self, mut state: BoardState) {
         state.seq = self.view.seq();
-        let view = BoardView::with_live(state, self.engine.sgf(), self.view.live.clone());
+        let view = BoardView::with_live(state, self.sgf_header(), self.view.live.clone());
         if let Some(newest) = self.batch.events.last_mut() {
             newest.view = Some(view.clone());
         }
@@ -334,7 +344,7 @@ impl Ledger {
         }
         state.seq = self.take_seq();
         let key = finished_key(&state);
-        let view = BoardView::build(state, self.engine.sgf());
+        let view = BoardView::build(state, self.sgf_header());
         if key.is_some() && key != self.archived {
             self.archived = key;
             self.batch.game = Some(game_record(&view, self.last_at));
@@ -391,7 +401,11 @@ fn game_record(view: &BoardView, finished_ms: u64) -> GameRecord {
         // Not through the view's cache: a finished board would keep its whole game's JSON
         // for as long as it shows the result, whether anyone asks for it or not.
         state: view.full_unkept(),
-        sgf: view.sgf.to_string(),
+        sgf: view.sgf_unkept().unwrap_or_else(|err| {
+            // The state JSON beside it still holds every move.
+            tracing::error!(game = ?state.game, cause = %err, "finished game archived without its SGF");
+            String::new()
+        }),
     }
 }
 

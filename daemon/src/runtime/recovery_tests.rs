@@ -142,7 +142,12 @@ async fn boards_rebuilt_in_parallel_equal_the_boards_before_the_restart() {
             "{}",
             old.id()
         );
-        assert_eq!(new.view().sgf, old.view().sgf, "{}", old.id());
+        assert_eq!(
+            new.view().sgf().expect("the new SGF"),
+            old.view().sgf().expect("the old SGF"),
+            "{}",
+            old.id()
+        );
         assert_eq!(new.poll_timeout(), old.poll_timeout(), "{}", old.id());
     }
 }
@@ -218,7 +223,10 @@ fn assert_rebuilt_equals(journal: &Journal, config: RefereeConfig, old: &Ledger)
     let reader = journal.recovery_reader().expect("reader");
     let new = super::rebuild(&reader, config).expect("rebuilt");
     assert_eq!(state_without_seq(&new), state_without_seq(old));
-    assert_eq!(new.view().sgf, old.view().sgf);
+    assert_eq!(
+        new.view().sgf().expect("the new SGF"),
+        old.view().sgf().expect("the old SGF")
+    );
     assert_eq!(new.poll_timeout(), old.poll_timeout());
     // The view keeps the seq of the last state published (a press's correction may follow it).
     let recovered = journal.recover(old.id()).expect("recover");

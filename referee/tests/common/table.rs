@@ -62,6 +62,25 @@ impl Table {
     }
 
     /// Delivers one input now, after any deadline that fell due; records it in the journal.
+    /// A 9x9 game of `setup` whose free handicap stones are put on `stones`, read and settled.
+    pub fn with_free_handicap(setup: GameSetup, stones: &[&str]) -> Self {
+        let mut t = Self::new(RefereeConfig {
+            size: 9,
+            ..RefereeConfig::default()
+        });
+        t.arbiter(ArbiterCommand::StartGame(GameSetup {
+            handicap: Some(u8::try_from(stones.len()).unwrap()),
+            free_handicap: Some(true),
+            ..setup
+        }));
+        for p in stones {
+            t.put(p, Color::Black);
+            t.wait(800);
+        }
+        t.wait(3_000);
+        t
+    }
+
     pub fn send(&mut self, input: Input) {
         self.deliver_timeouts(self.now);
         self.journal.push((self.now, input.clone()));

@@ -242,6 +242,12 @@ pub(crate) async fn handle_board_sgf(
         .feed(&viewer)
         .view(&board)
         .ok_or_else(|| app.missing(&board))?;
-    let text = view.sgf.to_string();
+    let text = view.sgf().map_err(|err| {
+        tracing::error!(board = %board, cause = %err, "the live SGF could not be written");
+        ApiError::Unavailable(format!(
+            "the SGF of board {board:?} could not be written: {err}"
+        ))
+    })?;
+    let text = text.to_string();
     Ok(([(header::CONTENT_TYPE, SGF_CONTENT_TYPE)], text).into_response())
 }

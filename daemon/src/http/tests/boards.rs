@@ -191,7 +191,12 @@ async fn live_sgf_has_its_media_type() {
     let response = harness.get("/boards/table-1/sgf").await;
     assert_eq!(response.status().as_u16(), 200);
     assert_eq!(response.headers()["content-type"], "application/x-go-sgf");
-    assert_eq!(response.text().await.unwrap(), "(;FF[4]GM[1]SZ[19])");
+    // Written on request from the view's state (no moves yet) and its game's header.
+    assert_eq!(
+        response.text().await.unwrap(),
+        "(;FF[4]GM[1]CA[UTF-8]AP[goban-bridge:0.1]SZ[19]RU[Chinese]KM[7.5]PB[Black]PW[White]\
+         C[2026-11-30-table-1-1 on table-1])\n"
+    );
     harness.stop().await;
 }
 

@@ -19,8 +19,10 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::{ArbiterTokens, HttpSettings, serve};
-use goban_referee::{BoardState, Link, MoveName, MoveRecord, Phase, Referee, RefereeConfig};
-use goban_rules::Color;
+use goban_referee::{
+    BoardState, Link, MoveName, MoveRecord, Phase, Referee, RefereeConfig, SgfHeader,
+};
+use goban_rules::{BoardSize, Color, GameSetup};
 
 use crate::delay::Feed;
 use crate::hub::{
@@ -77,8 +79,12 @@ pub(super) fn build_state(seq: u64, move_number: u32) -> Value {
 /// A board view as the runtime publishes it.
 pub(super) fn build_view(state: Value) -> Arc<BoardView> {
     let state: BoardState = serde_json::from_value(state).expect("a board state");
-    let moves = if state.moves.is_empty() { "" } else { ";B[pd]" };
-    BoardView::build(state, format!("(;FF[4]GM[1]SZ[19]{moves})"))
+    let setup = GameSetup::new(BoardSize::NINETEEN, state.ruleset);
+    let header = state
+        .game
+        .as_ref()
+        .map(|_| Arc::new(SgfHeader::of_setup(setup).expect("a 19x19 setup")));
+    BoardView::build(state, header)
 }
 
 pub(super) fn build_settings() -> HttpSettings {

@@ -1,0 +1,72 @@
+//! What a game's SGF holds besides its board state: the rules setup, the stones before the
+//! first move, and the game information at the root. It changes only when a game starts or its
+//! free handicap is placed, so a view keeps one and writes its SGF when someone asks for it.
+
+use goban_rules::{Color, GameSetup, Point};
+
+use crate::clock::TimeControl;
+use crate::referee::Referee;
+
+/// The parts of a game's SGF that its [`crate::BoardState`] does not carry; small, and the
+/// same from view to view of one game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SgfHeader {
+    /// The rules setup (size, ruleset, komi, handicap, ko rule, opening).
+    pub setup: GameSetup,
+    /// The stones before the first move (fixed or free handicap, 座子), point order.
+    pub initial: Vec<(Point, Color)>,
+    /// Free handicap stones still to be placed.
+    pub handicap_pending: bool,
+    /// The event (SGF `EV`).
+    pub event: Option<String>,
+    /// The round (SGF `RO`).
+    pub round: Option<String>,
+    /// The place (SGF `PC`).
+    pub place: Option<String>,
+    /// The day the game started, `YYYY-MM-DD` (SGF `DT`).
+    pub date: Option<String>,
+    /// The time system (SGF `TM`, `OT`).
+    pub time_control: Option<TimeControl>,
+}
+
+impl SgfHeader {
+    /// A game of `setup` with its opening stones and no game information (no event, round,
+    /// place, date or clock).
+    ///
+    /// # Errors
+    /// The rules core refuses the setup.
+    pub fn of_setup(setup: GameSetup) -> Result<Self, goban_rules::RulesError> {
+        let game = goban_rules::Game::new(setup)?;
+        let mut initial: Vec<(Point, Color)> = game.initial_board().stones().collect();
+        initial.sort_unstable();
+        Ok(Self {
+            setup,
+            initial,
+            handicap_pending: game.handicap_pending(),
+            event: None,
+            round: None,
+            place: None,
+            date: None,
+            time_control: None,
+        })
+    }
+}
+
+impl Referee {
+    /// The SGF header of the game in progress; `None` before a game.
+    pub fn sgf_header(&self) -> Option<SgfHeader> {
+        let m = self.game.as_ref()?;
+        let mut initial: Vec<(Point, Color)> = m.game.initial_board().stones().collect();
+        initial.sort_unstable();
+        Some(SgfHeader {
+            setup: *m.game.setup(),
+            initial,
+            handicap_pending: m.game.handicap_pending(),
+            event: m.event.clone(),
+            round: m.round.clone(),
+            place: m.place.clone(),
+            date: m.started_at.to_rfc3339().get(..10).map(str::to_owned),
+            time_control: m.clock.time_control(),
+        })
+    }
+}
