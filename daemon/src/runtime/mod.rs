@@ -156,7 +156,7 @@ fn start_board(
 
 /// Wait for the board's rebuild, register it with the hub (it is served from now on), then supervise it.
 async fn serve_when_recovered(
-    rebuilt: oneshot::Receiver<Result<Ledger, String>>,
+    rebuilt: oneshot::Receiver<Result<Box<Ledger>, String>>,
     control: Arc<BoardHandle>,
     wiring: Wiring,
     autostart: Option<goban_referee::GameSetup>,

@@ -105,7 +105,7 @@ fn state_without_seq(ledger: &Ledger) -> serde_json::Value {
     state
 }
 
-fn build_job(board: &str) -> (Job, oneshot::Receiver<Result<Ledger, String>>) {
+fn build_job(board: &str) -> (Job, oneshot::Receiver<Result<Box<Ledger>, String>>) {
     let (done, rebuilt) = oneshot::channel();
     let job = Job {
         config: build_config(board),
