@@ -309,6 +309,10 @@ impl RecoveryReader {
 }
 
 #[cfg(test)]
+mod checkpoint_tests;
+#[cfg(test)]
+mod compaction_tests;
+#[cfg(test)]
 mod lazy_tests;
 #[cfg(test)]
 mod tests;
