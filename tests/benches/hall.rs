@@ -33,6 +33,7 @@
 //! directory (config, journal, daemon log) and prints where it is.
 
 use std::collections::HashMap;
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -317,23 +318,38 @@ fn games() -> Result<Vec<SimGame>> {
     Ok(games)
 }
 
+/// The daemon, in a process group of its own: `GOBAN_HALL_BIN` may be a wrapper (heaptrack,
+/// perf) whose daemon is its child, and stopping the wrapper alone left that daemon running
+/// beside the next halls.
 struct DaemonProcess {
     child: Child,
 }
 
+impl DaemonProcess {
+    /// Sends `signal` to the whole group (its id is the leader's pid).
+    fn signal_group(&self, signal: &str) {
+        let group = format!("-{}", self.child.id());
+        let _ = Command::new("kill")
+            .args([signal, "--", &group])
+            .stderr(Stdio::null())
+            .status();
+    }
+}
+
 impl Drop for DaemonProcess {
     fn drop(&mut self) {
-        let _ = Command::new("kill")
-            .args(["-TERM", &self.child.id().to_string()])
-            .status();
+        self.signal_group("-TERM");
         let deadline = Instant::now() + Duration::from_secs(10);
         while Instant::now() < deadline {
             if matches!(self.child.try_wait(), Ok(Some(_))) {
+                // A wrapper's daemon may outlive it by a moment; the group goes with it.
+                std::thread::sleep(Duration::from_millis(200));
+                self.signal_group("-KILL");
                 return;
             }
             std::thread::sleep(Duration::from_millis(50));
         }
-        let _ = self.child.kill();
+        self.signal_group("-KILL");
         let _ = self.child.wait();
     }
 }
@@ -418,6 +434,7 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
         .stdin(Stdio::null())
         .stdout(log.try_clone()?)
         .stderr(log)
+        .process_group(0)
         .spawn()
         .context("spawn goban-bridge")?;
     let mut daemon = DaemonProcess { child };
