@@ -131,11 +131,9 @@ struct GameImage {
 
 impl GameImage {
     fn of(game: &Game) -> Self {
-        let mut initial: Vec<(Point, Color)> = game.initial_board().stones().collect();
-        initial.sort_unstable();
         Self {
             setup: *game.setup(),
-            initial,
+            initial: crate::replay::opening_stones(game),
             handicap_pending: game.handicap_pending(),
             moves: game
                 .moves()

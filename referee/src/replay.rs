@@ -3,6 +3,13 @@
 
 use goban_rules::{Color, Game, GameSetup, GameState, Move, Point};
 
+/// The stones of `game` before its first move (fixed or free handicap, 座子), point order.
+pub(crate) fn opening_stones(game: &Game) -> Vec<(Point, Color)> {
+    let mut stones: Vec<(Point, Color)> = game.initial_board().stones().collect();
+    stones.sort_unstable();
+    stones
+}
+
 /// The game before its first move: `setup`, with the free handicap stones among `initial`
 /// (the stones before the first move, point order) placed unless they are still to come.
 pub(crate) fn opening(
@@ -11,9 +18,7 @@ pub(crate) fn opening(
     handicap_pending: bool,
 ) -> Result<Game, String> {
     let mut game = Game::new(setup).map_err(|err| err.to_string())?;
-    let mut fresh: Vec<(Point, Color)> = game.initial_board().stones().collect();
-    fresh.sort_unstable();
-    if fresh != initial && !handicap_pending {
+    if opening_stones(&game) != initial && !handicap_pending {
         let black: Vec<Point> = initial
             .iter()
             .filter(|(_, c)| *c == Color::Black)

@@ -2,10 +2,11 @@
 //! first move, and the game information at the root. It changes only when a game starts or its
 //! free handicap is placed, so a view keeps one and writes its SGF when someone asks for it.
 
-use goban_rules::{Color, GameSetup, Point};
+use goban_rules::{Color, Game, GameSetup, Point};
 
 use crate::clock::TimeControl;
 use crate::referee::Referee;
+use crate::replay;
 
 /// The parts of a game's SGF that its [`crate::BoardState`] does not carry; small, and the
 /// same from view to view of one game.
@@ -36,19 +37,21 @@ impl SgfHeader {
     /// # Errors
     /// The rules core refuses the setup.
     pub fn of_setup(setup: GameSetup) -> Result<Self, goban_rules::RulesError> {
-        let game = goban_rules::Game::new(setup)?;
-        let mut initial: Vec<(Point, Color)> = game.initial_board().stones().collect();
-        initial.sort_unstable();
-        Ok(Self {
-            setup,
-            initial,
+        Ok(Self::of_game(&Game::new(setup)?))
+    }
+
+    /// The header of `game` as the rules core holds it, without game information.
+    fn of_game(game: &Game) -> Self {
+        Self {
+            setup: *game.setup(),
+            initial: replay::opening_stones(game),
             handicap_pending: game.handicap_pending(),
             event: None,
             round: None,
             place: None,
             date: None,
             time_control: None,
-        })
+        }
     }
 }
 
@@ -56,17 +59,13 @@ impl Referee {
     /// The SGF header of the game in progress; `None` before a game.
     pub fn sgf_header(&self) -> Option<SgfHeader> {
         let m = self.game.as_ref()?;
-        let mut initial: Vec<(Point, Color)> = m.game.initial_board().stones().collect();
-        initial.sort_unstable();
         Some(SgfHeader {
-            setup: *m.game.setup(),
-            initial,
-            handicap_pending: m.game.handicap_pending(),
             event: m.event.clone(),
             round: m.round.clone(),
             place: m.place.clone(),
             date: m.started_at.to_rfc3339().get(..10).map(str::to_owned),
             time_control: m.clock.time_control(),
+            ..SgfHeader::of_game(&m.game)
         })
     }
 }
