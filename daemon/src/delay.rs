@@ -127,6 +127,11 @@ impl DelayedView {
             .unwrap_or(u64::MAX)
     }
 
+    /// Highest seq of `board` released since the view started; `None` before its first.
+    pub(crate) fn released(&self, board: &str) -> Option<u64> {
+        self.lock().released_seq.get(board).copied()
+    }
+
     /// Messages held back right now.
     #[cfg(test)]
     pub(crate) fn held(&self) -> usize {
@@ -327,6 +332,15 @@ impl Feed {
         match self {
             Self::Live(_) => u64::MAX,
             Self::Delayed(view) => view.cutoff(board),
+        }
+    }
+
+    /// Highest seq of `board` this feed has let out since it started (live: every journaled
+    /// one); `None` when a delayed feed has released nothing of it yet.
+    pub(crate) fn released(&self, board: &str) -> Option<u64> {
+        match self {
+            Self::Live(_) => Some(u64::MAX),
+            Self::Delayed(view) => view.released(board),
         }
     }
 

@@ -307,6 +307,8 @@ struct BoardEntry {
     view: Arc<BoardView>,
     device: Payload,
     control: Arc<dyn BoardControl>,
+    /// The board's highest seq when it was registered: its first message after is numbered above.
+    registered_seq: u64,
 }
 
 /// Cheap cloneable handle over every board of the daemon.
@@ -379,12 +381,21 @@ impl Hub {
             .collect()
     }
 
-    /// Register a board's runtime with its initial view: from now on it is served.
-    pub fn register(&self, board: &str, view: Arc<BoardView>, control: Arc<dyn BoardControl>) {
+    /// Register a board's runtime with its initial view: from now on it is served. `last_seq`
+    /// is the highest seq the board has journaled (a restart's recovered counter, 0 for a new
+    /// board): everything it publishes from now on is numbered above it.
+    pub fn register(
+        &self,
+        board: &str,
+        view: Arc<BoardView>,
+        control: Arc<dyn BoardControl>,
+        last_seq: u64,
+    ) {
         let entry = BoardEntry {
             view,
             device: Payload::default(),
             control,
+            registered_seq: last_seq,
         };
         self.write().insert(Arc::from(board), entry);
         self.write_pending().remove(board);
@@ -419,6 +430,12 @@ impl Hub {
     /// Ids of the boards served (registered), in order; see [`Hub::not_ready`] for the others.
     pub fn boards(&self) -> Vec<Arc<str>> {
         self.read().keys().cloned().collect()
+    }
+
+    /// The highest seq a board had journaled when it was registered: a subscriber that came
+    /// before the registration saw nothing of it at or below this seq on the bus.
+    pub fn registered_seq(&self, board: &str) -> Option<u64> {
+        self.read().get(board).map(|e| e.registered_seq)
     }
 
     /// The board as of its last published state.

@@ -14,6 +14,7 @@ pub mod commands;
 pub mod config;
 pub mod delay;
 mod demo_tables;
+pub mod doubles;
 pub mod followers;
 mod http;
 pub mod hub;

@@ -181,7 +181,13 @@ pub(crate) const SERIES: &[Series] = &[
         "goban_mqtt_dropped_total",
         Kind::Counter,
         &[],
-        "MQTT messages dropped because the outbox was full or the bus outran the publisher",
+        "MQTT messages dropped: the outbox was full while the broker was away, or a refill could not read the journal",
+    ),
+    series(
+        "goban_mqtt_refilled_total",
+        Kind::Counter,
+        &[],
+        "MQTT messages read back from the journal after the publisher fell behind the hub's bus",
     ),
     series(
         "goban_mqtt_published_total",

@@ -32,6 +32,7 @@ const EXPECTED: &[&str] = &[
     "goban_journal_commit_errors_total",
     "goban_mqtt_outbox_depth",
     "goban_mqtt_dropped_total",
+    "goban_mqtt_refilled_total",
     "goban_mqtt_published_total",
     "goban_mqtt_connection_errors_total",
     "goban_device_frames_total",

@@ -5,27 +5,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use goban_bridge::delay::Feed;
-use goban_bridge::hub::{Archive, Hub, Payload, Published, RequestError, Topic};
+use goban_bridge::doubles::MemoryArchive;
+use goban_bridge::hub::{Hub, Payload, Published, Topic};
 use goban_bridge::mqtt::{MqttPublisher, MqttSettings, board_topic};
 use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
-
-/// The seam's read side is not exercised here.
-struct NoArchive;
-
-impl Archive for NoArchive {
-    fn events_since(&self, _: &str, _: u64, _: usize) -> Result<Vec<Published>, RequestError> {
-        Ok(Vec::new())
-    }
-    fn games(&self) -> Result<Vec<serde_json::Value>, RequestError> {
-        Ok(Vec::new())
-    }
-    fn game(&self, _: &str) -> Result<Option<serde_json::Value>, RequestError> {
-        Ok(None)
-    }
-    fn game_sgf(&self, _: &str) -> Result<Option<String>, RequestError> {
-        Ok(None)
-    }
-}
 
 fn build_long_game_state(moves: usize) -> serde_json::Value {
     let moves: Vec<_> = (1..=moves)
@@ -40,7 +23,7 @@ fn build_long_game_state(moves: usize) -> serde_json::Value {
 #[tokio::test]
 async fn a_long_games_retained_state_reaches_the_broker() {
     let prefix = format!("gblarge-{}", std::process::id());
-    let hub = Hub::new(16, Arc::new(NoArchive));
+    let hub = Hub::new(16, Arc::new(MemoryArchive::default()));
     let settings = MqttSettings {
         host: "127.0.0.1".into(),
         port: 1883,

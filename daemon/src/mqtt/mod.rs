@@ -1,7 +1,8 @@
-//! The MQTT publisher: forwards every hub message to the broker per api.md, buffering (bounded) while it is away and republishing retained state on reconnect.
+//! The MQTT publisher: forwards every hub message to the broker per api.md, buffering (bounded) while it is away, refilling from the journal what it missed when it fell behind the bus, and republishing retained state on reconnect.
 
 mod connection;
 mod queue;
+mod refill;
 mod topics;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -16,6 +17,7 @@ use tokio_util::sync::CancellationToken;
 
 pub use connection::{MqttSettings, MqttSetupError};
 use queue::Outbox;
+use refill::Progress;
 pub use topics::{board_topic, delivery, status_topic};
 
 use crate::delay::Feed;
@@ -37,6 +39,8 @@ pub struct MqttCounters {
     pub sent: AtomicU64,
     /// Messages dropped because the buffer was full while the broker was away.
     pub dropped: AtomicU64,
+    /// Messages read back from the journal after the publisher fell behind the bus.
+    pub refilled: AtomicU64,
 }
 
 /// A running publisher; [`MqttPublisher::finish`] flushes it and says `offline`.
@@ -52,6 +56,8 @@ struct Sender {
     settings: MqttSettings,
     feed: Feed,
     outbox: Outbox,
+    /// The last seq queued per board: what a refill starts after, and what the bus repeats.
+    progress: Progress,
     retained: BTreeMap<(Arc<str>, Topic), Published>,
     /// Boards whose retained messages went out since the last connect; a board recovered
     /// after it (the daemon answers while it recovers) is announced when it is ready.
@@ -80,6 +86,7 @@ impl MqttPublisher {
         let sender = Sender {
             client,
             outbox: Outbox::new(settings.buffer),
+            progress: Progress::default(),
             settings,
             feed,
             retained: BTreeMap::new(),
@@ -129,7 +136,12 @@ impl Sender {
         loop {
             tokio::select! {
                 () = finish.cancelled() => break,
-                received = bus.recv() => self.take(received),
+                received = bus.recv() => match received {
+                    Ok(message) => self.take(message),
+                    Err(broadcast::error::RecvError::Lagged(missed)) => self.refill(missed).await,
+                    // The hub lives as long as the feed this task holds: never closed.
+                    Err(broadcast::error::RecvError::Closed) => {}
+                },
                 changed = connected.changed() => {
                     if changed.is_err() { break; }
                     online = *connected.borrow_and_update();
@@ -155,7 +167,7 @@ impl Sender {
             }
         }
         while let Ok(message) = bus.try_recv() {
-            self.outbox.push(message);
+            self.take(message);
         }
         self.send_ready();
         let _ = self.client.try_publish(
@@ -171,14 +183,49 @@ impl Sender {
         tracing::info!(dropped = self.outbox.dropped(), "MQTT publisher stopped");
     }
 
-    fn take(&mut self, received: Result<Published, broadcast::error::RecvError>) {
-        match received {
-            Ok(message) => self.outbox.push(message),
-            Err(broadcast::error::RecvError::Lagged(missed)) => {
-                tracing::warn!(missed, "MQTT publisher fell behind the bus");
+    /// Queue a message unless a refill already queued it.
+    fn take(&mut self, message: Published) {
+        if self.progress.admit(&message) {
+            self.outbox.push(message);
+            self.counters
+                .dropped
+                .store(self.outbox.dropped(), Ordering::Relaxed);
+        }
+    }
+
+    /// The bus went on without us (`missed` messages): read every board's messages after the
+    /// last one queued back from the journal, in seq order, before taking the bus again. Only
+    /// a board whose journal read fails loses them: counted as dropped, with an error logged.
+    async fn refill(&mut self, missed: u64) {
+        tracing::warn!(
+            missed,
+            "MQTT publisher fell behind the bus; refilling from the journal"
+        );
+        let gaps = self.progress.gaps(&self.feed);
+        let archive = self.feed.hub().archive().clone();
+        let read = tokio::task::spawn_blocking(move || refill::read(&*archive, gaps)).await;
+        let refill = match read {
+            Ok(refill) => refill,
+            Err(error) => {
+                tracing::error!(cause = %error, missed, "MQTT refill task failed; the missed messages are not published");
                 self.outbox.count_dropped(missed);
+                return;
             }
-            Err(broadcast::error::RecvError::Closed) => {}
+        };
+        let read_back = refill.messages.len() as u64;
+        for message in refill.messages {
+            self.take(message);
+        }
+        self.counters
+            .refilled
+            .fetch_add(read_back, Ordering::Relaxed);
+        metrics::counter!("goban_mqtt_refilled_total").increment(read_back);
+        if !refill.failed.is_empty() {
+            for (board, error) in &refill.failed {
+                tracing::error!(%board, cause = %error, "MQTT refill: journal read failed; this board's missed messages are not published");
+            }
+            // The bus says how many were missed in all, not whose: counted in full.
+            self.outbox.count_dropped(missed);
         }
         self.counters
             .dropped

@@ -142,6 +142,11 @@ impl Ledger {
         &self.view
     }
 
+    /// The highest seq numbered so far (0 before the first message).
+    pub(crate) fn last_seq(&self) -> u64 {
+        self.next_seq - 1
+    }
+
     /// The SGF header of the game in progress, the last view's when it is the same.
     fn sgf_header(&self) -> Option<Arc<goban_referee::SgfHeader>> {
         let header = self.engine.sgf_header()?;

@@ -175,9 +175,12 @@ async fn serve_when_recovered(
             return;
         }
     };
-    wiring
-        .hub
-        .register(ledger.id(), ledger.view().clone(), control);
+    wiring.hub.register(
+        ledger.id(),
+        ledger.view().clone(),
+        control,
+        ledger.last_seq(),
+    );
     tracing::info!(seq = ledger.view().seq(), "board ready");
     supervisor::run(ledger, wiring, autostart, cancel).await;
 }

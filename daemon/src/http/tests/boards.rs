@@ -105,6 +105,7 @@ async fn a_recovering_board_is_listed_and_answers_503_until_registered() {
         "table-0",
         super::build_view(super::build_state(1, 0)),
         harness.control.clone(),
+        1,
     );
     let (_, body) = json_of(harness.get("/health").await).await;
     assert_eq!(body["recovering"], json!([]), "{body}");
@@ -363,6 +364,7 @@ async fn router_serves_without_a_socket() {
         BOARD,
         super::build_view(super::build_state(4, 2)),
         std::sync::Arc::new(super::FakeControl::default()),
+        4,
     );
     let router = crate::http::router(build_settings(), hub);
     let request = axum::http::Request::get("/api/v1/boards/table-1")

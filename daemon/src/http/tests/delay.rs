@@ -21,6 +21,7 @@ fn build_hub() -> Hub {
         BOARD,
         build_view(build_state(1, 0)),
         Arc::new(FakeControl::default()),
+        1,
     );
     hub
 }
@@ -129,6 +130,7 @@ async fn a_board_registered_later_goes_public_after_the_delay() {
         "table-2",
         build_view(late),
         Arc::new(FakeControl::default()),
+        7,
     );
     assert!(
         view.view("table-2").is_none(),

@@ -207,7 +207,7 @@ impl Harness {
         let archive = Arc::new(FakeArchive::default());
         let hub = Hub::new(64, archive.clone());
         let control = Arc::new(FakeControl::default());
-        hub.register(BOARD, build_view(build_state(1, 0)), control.clone());
+        hub.register(BOARD, build_view(build_state(1, 0)), control.clone(), 1);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let shutdown = CancellationToken::new();
