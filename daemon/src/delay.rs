@@ -335,11 +335,11 @@ impl Feed {
         }
     }
 
-    /// Highest seq of `board` this feed has let out since it started (live: every journaled
-    /// one); `None` when a delayed feed has released nothing of it yet.
+    /// Highest seq of `board` this feed has let out since it started (live: the hub's last
+    /// published); `None` for a board it has released nothing of.
     pub(crate) fn released(&self, board: &str) -> Option<u64> {
         match self {
-            Self::Live(_) => Some(u64::MAX),
+            Self::Live(hub) => hub.published_seq(board),
             Self::Delayed(view) => view.released(board),
         }
     }

@@ -309,6 +309,8 @@ struct BoardEntry {
     control: Arc<dyn BoardControl>,
     /// The board's highest seq when it was registered: its first message after is numbered above.
     registered_seq: u64,
+    /// The highest seq published since (the registered one before the first).
+    published_seq: u64,
 }
 
 /// Cheap cloneable handle over every board of the daemon.
@@ -396,6 +398,7 @@ impl Hub {
             device: Payload::default(),
             control,
             registered_seq: last_seq,
+            published_seq: last_seq,
         };
         self.write().insert(Arc::from(board), entry);
         self.write_pending().remove(board);
@@ -405,6 +408,7 @@ impl Hub {
     /// Publish a journaled message: updates the board's view or device message, then fans out.
     pub fn publish(&self, message: Published) {
         if let Some(entry) = self.write().get_mut(&message.board) {
+            entry.published_seq = entry.published_seq.max(message.seq);
             match (&message.topic, &message.view) {
                 // A state, or the message that a press timing the last move rode on.
                 (_, Some(view)) => entry.view = view.clone(),
@@ -436,6 +440,11 @@ impl Hub {
     /// before the registration saw nothing of it at or below this seq on the bus.
     pub fn registered_seq(&self, board: &str) -> Option<u64> {
         self.read().get(board).map(|e| e.registered_seq)
+    }
+
+    /// The highest seq a board has published (its registered one before the first).
+    pub fn published_seq(&self, board: &str) -> Option<u64> {
+        self.read().get(board).map(|e| e.published_seq)
     }
 
     /// The board as of its last published state.

@@ -58,11 +58,22 @@ struct Sender {
     outbox: Outbox,
     /// The last seq queued per board: what a refill starts after, and what the bus repeats.
     progress: Progress,
+    /// Fell behind the bus and not caught up from the journal yet: the bus is not read meanwhile.
+    behind: Option<Behind>,
     retained: BTreeMap<(Arc<str>, Topic), Published>,
     /// Boards whose retained messages went out since the last connect; a board recovered
     /// after it (the daemon answers while it recovers) is announced when it is ready.
     announced: BTreeSet<Arc<str>>,
     counters: Arc<MqttCounters>,
+}
+
+/// A publisher behind the bus, refilling from the journal.
+struct Behind {
+    since: std::time::Instant,
+    /// What the bus said was missed, in all.
+    missed: u64,
+    /// Read back from the journal so far.
+    refilled: u64,
 }
 
 impl MqttPublisher {
@@ -87,6 +98,7 @@ impl MqttPublisher {
             client,
             outbox: Outbox::new(settings.buffer),
             progress: Progress::default(),
+            behind: None,
             settings,
             feed,
             retained: BTreeMap::new(),
@@ -136,12 +148,16 @@ impl Sender {
         loop {
             tokio::select! {
                 () = finish.cancelled() => break,
-                received = bus.recv() => match received {
+                received = bus.recv(), if self.behind.is_none() => match received {
                     Ok(message) => self.take(message),
-                    Err(broadcast::error::RecvError::Lagged(missed)) => self.refill(missed).await,
+                    Err(broadcast::error::RecvError::Lagged(missed)) => self.fall_behind(missed),
                     // The hub lives as long as the feed this task holds: never closed.
                     Err(broadcast::error::RecvError::Closed) => {}
                 },
+                // Behind the bus: read back from the journal what the outbox has room for.
+                () = std::future::ready(()), if self.behind.is_some() && self.outbox.has_room_for_refill() => {
+                    self.refill().await;
+                }
                 changed = connected.changed() => {
                     if changed.is_err() { break; }
                     online = *connected.borrow_and_update();
@@ -166,7 +182,12 @@ impl Sender {
                 self.send_ready();
             }
         }
-        while let Ok(message) = bus.try_recv() {
+        if self.behind.is_some() {
+            self.refill().await;
+        }
+        // Still behind: the bus holds no stretch that follows on from what was queued.
+        while self.behind.is_none() {
+            let Ok(message) = bus.try_recv() else { break };
             self.take(message);
         }
         self.send_ready();
@@ -183,9 +204,11 @@ impl Sender {
         tracing::info!(dropped = self.outbox.dropped(), "MQTT publisher stopped");
     }
 
-    /// Queue a message unless a refill already queued it.
-    fn take(&mut self, message: Published) {
+    /// Queue a message unless a refill already queued it. The broker needs its bytes only: a
+    /// state's view is let go, as the outbox may hold thousands of messages.
+    fn take(&mut self, mut message: Published) {
         if self.progress.admit(&message) {
+            message.view = None;
             self.outbox.push(message);
             self.counters
                 .dropped
@@ -193,26 +216,55 @@ impl Sender {
         }
     }
 
-    /// The bus went on without us (`missed` messages): read every board's messages after the
-    /// last one queued back from the journal, in seq order, before taking the bus again. Only
-    /// a board whose journal read fails loses them: counted as dropped, with an error logged.
-    async fn refill(&mut self, missed: u64) {
-        tracing::warn!(
-            missed,
-            "MQTT publisher fell behind the bus; refilling from the journal"
-        );
+    /// The bus went on without us (`missed` messages): stop reading it and refill from the
+    /// journal until every board is caught up.
+    fn fall_behind(&mut self, missed: u64) {
+        match &mut self.behind {
+            Some(behind) => behind.missed += missed,
+            None => {
+                tracing::warn!(
+                    missed,
+                    "MQTT publisher fell behind the bus; refilling from the journal"
+                );
+                self.behind = Some(Behind {
+                    since: std::time::Instant::now(),
+                    missed,
+                    refilled: 0,
+                });
+            }
+        }
+    }
+
+    /// One refill: every board's messages after the last one queued, from the journal, as many
+    /// as the outbox has room for. When every board is caught up the bus is read again (what it
+    /// still holds of them is skipped). A board whose journal read fails loses what it missed:
+    /// counted as dropped, with an error logged.
+    async fn refill(&mut self) {
         let gaps = self.progress.gaps(&self.feed);
         let archive = self.feed.hub().archive().clone();
-        let read = tokio::task::spawn_blocking(move || refill::read(&*archive, gaps)).await;
+        let budget = self.outbox.room();
+        let read = tokio::task::spawn_blocking(move || refill::read(&*archive, gaps, budget)).await;
+        let Some(behind) = self.behind.as_mut() else {
+            return;
+        };
         let refill = match read {
             Ok(refill) => refill,
             Err(error) => {
-                tracing::error!(cause = %error, missed, "MQTT refill task failed; the missed messages are not published");
+                tracing::error!(cause = %error, missed = behind.missed, "MQTT refill task failed; the missed messages are not published");
+                let missed = behind.missed;
+                self.behind = None;
                 self.outbox.count_dropped(missed);
                 return;
             }
         };
         let read_back = refill.messages.len() as u64;
+        behind.refilled += read_back;
+        for (board, error) in &refill.failed {
+            tracing::error!(%board, cause = %error, "MQTT refill: journal read failed; this board's missed messages are not published");
+        }
+        let failed = !refill.failed.is_empty();
+        let done = refill.complete || failed;
+        let summary = done.then(|| (behind.missed, behind.refilled, behind.since.elapsed()));
         for message in refill.messages {
             self.take(message);
         }
@@ -220,12 +272,18 @@ impl Sender {
             .refilled
             .fetch_add(read_back, Ordering::Relaxed);
         metrics::counter!("goban_mqtt_refilled_total").increment(read_back);
-        if !refill.failed.is_empty() {
-            for (board, error) in &refill.failed {
-                tracing::error!(%board, cause = %error, "MQTT refill: journal read failed; this board's missed messages are not published");
+        if let Some((missed, refilled, took)) = summary {
+            self.behind = None;
+            if failed {
+                // The bus says how many were missed in all, not whose: counted in full.
+                self.outbox.count_dropped(missed);
             }
-            // The bus says how many were missed in all, not whose: counted in full.
-            self.outbox.count_dropped(missed);
+            tracing::info!(
+                missed,
+                refilled,
+                took_ms = took.as_millis() as u64,
+                "MQTT publisher caught up from the journal"
+            );
         }
         self.counters
             .dropped

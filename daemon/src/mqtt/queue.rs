@@ -58,6 +58,16 @@ impl Outbox {
         self.queue.is_empty()
     }
 
+    /// How many more messages fit.
+    pub(crate) fn room(&self) -> usize {
+        self.capacity.saturating_sub(self.queue.len())
+    }
+
+    /// Half empty or better: worth a refill from the journal (a refill reads every board).
+    pub(crate) fn has_room_for_refill(&self) -> bool {
+        self.queue.len() <= self.capacity / 2
+    }
+
     /// Messages lost because the queue was full, or the bus outran the publisher.
     pub(crate) fn count_dropped(&mut self, n: u64) {
         self.dropped += n;

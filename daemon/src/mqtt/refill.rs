@@ -45,9 +45,10 @@ impl Progress {
         }
     }
 
-    /// The stretch of each served board that may be missing: after the last seq queued (or,
-    /// for a board nothing was queued of, the seq it was registered with: the publisher
-    /// subscribes before any board is registered), up to what the feed has released.
+    /// The stretch of each served board that is missing: after the last seq queued (or, for a
+    /// board nothing was queued of, the seq it was registered with: the publisher subscribes
+    /// before any board is registered), up to the last seq the feed has released. A board with
+    /// nothing missing is not read at all.
     pub(crate) fn gaps(&self, feed: &Feed) -> Vec<Gap> {
         let hub = feed.hub();
         hub.boards()
@@ -68,45 +69,65 @@ impl Progress {
     }
 }
 
-/// What a refill read back: the messages, oldest first per board, and the boards whose
-/// journal read failed, with the reason.
+/// What one refill read back: the messages, oldest first per board; the boards whose journal
+/// read failed, with the reason; and whether every gap was read to its end.
 #[derive(Default)]
 pub(crate) struct Refill {
     pub(crate) messages: Vec<Published>,
     pub(crate) failed: Vec<(Arc<str>, RequestError)>,
+    pub(crate) complete: bool,
 }
 
-/// Reads every gap's messages from the journal (blocking: run it off the async workers).
-pub(crate) fn read(archive: &dyn Archive, gaps: Vec<Gap>) -> Refill {
-    let mut refill = Refill::default();
+/// Reads the gaps' messages from the journal, at most `budget` in all (blocking: run it off
+/// the async workers). The board the budget cuts short, and the boards after it, are read by
+/// the next refill from where this one stopped.
+pub(crate) fn read(archive: &dyn Archive, gaps: Vec<Gap>, budget: usize) -> Refill {
+    let mut refill = Refill {
+        complete: true,
+        ..Refill::default()
+    };
     for gap in gaps {
-        if let Err(error) = read_gap(archive, &gap, &mut refill.messages) {
-            refill.failed.push((gap.board, error));
+        let room = budget.saturating_sub(refill.messages.len());
+        match read_gap(archive, &gap, room, &mut refill.messages) {
+            Ok(true) => {}
+            Ok(false) => {
+                refill.complete = false;
+                break;
+            }
+            Err(error) => refill.failed.push((gap.board, error)),
         }
     }
     refill
 }
 
+/// Reads one gap, at most `room` messages; `true` when it was read to its end.
 fn read_gap(
     archive: &dyn Archive,
     gap: &Gap,
+    room: usize,
     out: &mut Vec<Published>,
-) -> Result<(), RequestError> {
+) -> Result<bool, RequestError> {
     let mut after = gap.after;
-    loop {
-        let page = archive.events_since(&gap.board, after, PAGE)?;
-        let full = page.len() == PAGE;
+    let mut left = room;
+    while left > 0 {
+        let asked = left.min(PAGE);
+        let page = archive.events_since(&gap.board, after, asked)?;
+        let full = page.len() == asked;
         for message in page {
             if message.seq > gap.until {
-                return Ok(());
+                return Ok(true);
             }
             after = message.seq;
+            left -= 1;
             out.push(message);
         }
         if !full {
-            return Ok(());
+            return Ok(true);
         }
     }
+    // The room is used up: the gap is read to its end only if nothing of it is left.
+    let rest = archive.events_since(&gap.board, after, 1)?;
+    Ok(rest.first().is_none_or(|m| m.seq > gap.until))
 }
 
 #[cfg(test)]

@@ -51,14 +51,20 @@ fn a_gap_starts_after_the_last_queued_else_at_the_registration() {
     register(&hub, "t1", 40);
     register(&hub, "t2", 7);
     register(&hub, "t3", 0);
+    register(&hub, "t4", 3);
+    hub.publish(build_message("t1", 60));
+    hub.publish(build_message("t2", 9));
+    hub.publish(build_message("t3", 1));
     let mut progress = Progress::default();
     progress.admit(&build_message("t1", 52));
+    progress.admit(&build_message("t3", 1));
     let gaps = progress.gaps(&Feed::Live(hub));
-    let starts: Vec<(&str, u64)> = gaps.iter().map(|g| (&*g.board, g.after)).collect();
-    assert_eq!(starts, [("t1", 52), ("t2", 7), ("t3", 0)]);
-    assert!(
-        gaps.iter().all(|g| g.until == u64::MAX),
-        "live: up to the journal's end"
+    let stretches: Vec<(&str, u64, u64)> =
+        gaps.iter().map(|g| (&*g.board, g.after, g.until)).collect();
+    assert_eq!(
+        stretches,
+        [("t1", 52, 60), ("t2", 7, 9)],
+        "t3 has nothing missing, t4 published nothing"
     );
 }
 
@@ -82,7 +88,7 @@ fn a_refill_reads_every_page_in_seq_order() {
             until: 1_001,
         },
     ];
-    let refill = read(&archive, gaps);
+    let refill = read(&archive, gaps, usize::MAX);
     assert!(refill.failed.is_empty());
     assert_eq!(
         seqs(&refill.messages, "t1"),
@@ -96,6 +102,34 @@ fn a_refill_reads_every_page_in_seq_order() {
 }
 
 #[test]
+fn a_refill_reads_no_more_than_its_budget_and_the_next_goes_on_from_there() {
+    let archive = MemoryArchive::default();
+    for seq in 1..=900 {
+        archive.keep(build_message("t1", seq));
+        archive.keep(build_message("t2", seq));
+    }
+    let gap = |board: &str, after| Gap {
+        board: board.into(),
+        after,
+        until: u64::MAX,
+    };
+    let first = read(&archive, vec![gap("t1", 0), gap("t2", 0)], 700);
+    assert!(!first.complete);
+    assert_eq!(seqs(&first.messages, "t1"), (1..=700).collect::<Vec<_>>());
+    assert!(
+        seqs(&first.messages, "t2").is_empty(),
+        "t2 waits for the next refill"
+    );
+    let second = read(&archive, vec![gap("t1", 700), gap("t2", 0)], 1_100);
+    assert!(second.complete, "exactly the room that was needed");
+    assert_eq!(
+        seqs(&second.messages, "t1"),
+        (701..=900).collect::<Vec<_>>()
+    );
+    assert_eq!(seqs(&second.messages, "t2"), (1..=900).collect::<Vec<_>>());
+}
+
+#[test]
 fn a_board_whose_journal_read_fails_is_named_and_the_others_are_read() {
     let archive = MemoryArchive::failing_for(vec!["t1"]);
     archive.keep(build_message("t2", 3));
@@ -104,7 +138,7 @@ fn a_board_whose_journal_read_fails_is_named_and_the_others_are_read() {
         after: 0,
         until: u64::MAX,
     };
-    let refill = read(&archive, vec![gap("t1"), gap("t2")]);
+    let refill = read(&archive, vec![gap("t1"), gap("t2")], usize::MAX);
     let failed: Vec<&str> = refill.failed.iter().map(|(b, _)| &**b).collect();
     assert_eq!(failed, ["t1"]);
     assert_eq!(seqs(&refill.messages, "t2"), [3]);
