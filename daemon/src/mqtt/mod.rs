@@ -242,7 +242,7 @@ impl Sender {
     async fn refill(&mut self) {
         let gaps = self.progress.gaps(&self.feed);
         let archive = self.feed.hub().archive().clone();
-        let budget = self.outbox.room();
+        let budget = self.outbox.refill_budget();
         let read = tokio::task::spawn_blocking(move || refill::read(&*archive, gaps, budget)).await;
         let Some(behind) = self.behind.as_mut() else {
             return;

@@ -4,6 +4,9 @@ use std::collections::VecDeque;
 
 use crate::hub::Published;
 
+/// Messages a refill reads from the journal at a time.
+const REFILL_SLICE: usize = 1_000;
+
 /// Messages waiting to go to the broker, oldest first.
 pub(crate) struct Outbox {
     queue: VecDeque<Published>,
@@ -63,9 +66,15 @@ impl Outbox {
         self.capacity.saturating_sub(self.queue.len())
     }
 
-    /// Half empty or better: worth a refill from the journal (a refill reads every board).
+    /// Nearly drained: time for the next slice of a refill from the journal.
     pub(crate) fn has_room_for_refill(&self) -> bool {
-        self.queue.len() <= self.capacity / 2
+        self.queue.len() < REFILL_SLICE.min(self.capacity / 2 + 1)
+    }
+
+    /// How many messages the next refill may read: a slice, so a long refill does not hold
+    /// thousands of messages in memory at once.
+    pub(crate) fn refill_budget(&self) -> usize {
+        self.room().min(REFILL_SLICE)
     }
 
     /// Messages lost because the queue was full, or the bus outran the publisher.
