@@ -1,7 +1,11 @@
 //! The MQTT publisher falls behind the hub's bus (issue 9: at 20x, a 512-board hall starting at
 //! once made it miss 1,225-13,451 messages): it reads what it missed back from the journal and a
 //! subscriber on a real broker (Mosquitto on 127.0.0.1:1883) gets every message of every board
-//! once, in seq order, with nothing counted as dropped.
+//! once, in seq order, with nothing counted as dropped; and when the broker comes back while it
+//! is still behind, no board's current state overtakes the messages still to be refilled.
+
+#[path = "support/harness/mod.rs"]
+mod harness;
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -13,6 +17,9 @@ use goban_bridge::doubles::{IdleBoard, MemoryArchive};
 use goban_bridge::hub::{BoardView, Hub, Payload, Published, Topic};
 use goban_bridge::mqtt::{MqttPublisher, MqttSettings};
 use goban_referee::{Referee, RefereeConfig};
+use harness::broker::Broker;
+use harness::mqtt::Subscriber;
+use harness::{unique, wait_for};
 use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
 
 const BOARDS: [&str; 3] = ["r1", "r2", "r3"];
@@ -29,6 +36,36 @@ fn build_message(board: &str, seq: u64) -> Published {
         at_ms: seq,
         payload: Payload::json(&serde_json::json!({"v": 1, "seq": seq, "board": board})).unwrap(),
         view: None,
+    }
+}
+
+/// A `state` message as of `seq`, its view the hub's current one once published.
+fn build_state(board: &str, seq: u64) -> Published {
+    let mut state = Referee::new(RefereeConfig::default()).unwrap().state();
+    state.seq = seq;
+    state.board = board.into();
+    let view = BoardView::build(state, None);
+    Published {
+        board: board.into(),
+        seq,
+        topic: Topic::State,
+        at_ms: seq,
+        payload: view.live.clone(),
+        view: Some(view),
+    }
+}
+
+fn settings(prefix: &str, port: u16, buffer: usize) -> MqttSettings {
+    MqttSettings {
+        host: "127.0.0.1".into(),
+        port,
+        tls: false,
+        ca_file: None,
+        client_id: format!("{prefix}-pub"),
+        credentials: None,
+        prefix: prefix.into(),
+        buffer,
+        max_backoff: Duration::from_millis(200),
     }
 }
 
@@ -59,17 +96,7 @@ async fn burst_past_the_bus(name: &str, buffer: usize) -> u64 {
     let prefix = format!("gbrefill-{name}-{}", std::process::id());
     let journal = Arc::new(MemoryArchive::default());
     let hub = Hub::new(BUS, journal.clone());
-    let settings = MqttSettings {
-        host: "127.0.0.1".into(),
-        port: 1883,
-        tls: false,
-        ca_file: None,
-        client_id: format!("{prefix}-pub"),
-        credentials: None,
-        prefix: prefix.clone(),
-        buffer,
-        max_backoff: Duration::from_millis(500),
-    };
+    let settings = settings(&prefix, 1883, buffer);
     let publisher = MqttPublisher::spawn(settings, Feed::Live(hub.clone())).expect("publisher");
     // Registered after the publisher subscribed, as the daemon does; r2 was restarted at seq 10.
     let state = Referee::new(RefereeConfig::default()).unwrap().state();
@@ -138,4 +165,95 @@ async fn burst_past_the_bus(name: &str, buffer: usize) -> u64 {
     let refilled = publisher.counters.refilled.load(Ordering::Relaxed);
     publisher.finish(Duration::from_secs(2)).await;
     refilled
+}
+
+#[tokio::test]
+async fn a_broker_back_while_the_publisher_is_behind_gets_every_board_in_seq_order() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Persistent, and queueing every message for the subscriber while it reconnects (the
+    // default of 1,000 would drop some of the 1,200 sent as the broker comes back).
+    let path = dir.path().display().to_string();
+    let mut broker = Broker::start_with(dir.path(), "unbounded", |port| {
+        format!(
+            "listener {port} 127.0.0.1\nallow_anonymous true\npersistence true\npersistence_location {path}/\nmax_queued_messages 0\n"
+        )
+    });
+    let prefix = unique("gbrefill-reconnect");
+    let journal = Arc::new(MemoryArchive::default());
+    let hub = Hub::new(BUS, journal.clone());
+    // An outbox of 60: the first refill fills it with r1's messages only, and it stays full
+    // (nothing drains without a broker), so the publisher is still behind when the broker is back.
+    let publisher =
+        MqttPublisher::spawn(settings(&prefix, broker.port, 60), Feed::Live(hub.clone()))
+            .expect("publisher");
+    for board in BOARDS {
+        hub.register(
+            board,
+            build_state(board, 0).view.unwrap(),
+            Arc::new(IdleBoard),
+            0,
+        );
+    }
+    let sub = Subscriber::start(
+        broker.port,
+        &format!("{prefix}-sub"),
+        &format!("{prefix}/boards/+/+"),
+        true,
+    )
+    .await;
+    // Each board's state at seq 0, announced on connect.
+    sub.wait_count("/state", BOARDS.len()).await;
+
+    broker.stop();
+    // Every board's seqs 1-400, every fourth a state (the hub's current view then moves on).
+    for board in BOARDS {
+        for seq in 1..=PER_BOARD {
+            let message = if seq % 4 == 0 {
+                build_state(board, seq)
+            } else {
+                build_message(board, seq)
+            };
+            journal.keep(message.clone());
+            hub.publish(message);
+        }
+    }
+    // The publisher reads the bus, finds it lagged and refills what the outbox has room for.
+    wait_for("a refill into the outbox", Duration::from_secs(10), || {
+        let refilled = publisher.counters.refilled.load(Ordering::Relaxed);
+        async move { (refilled > 0).then_some(()) }
+    })
+    .await;
+    broker.restart();
+
+    // A consumer drops the seqs it has already seen (api.md): what it keeps must be every seq.
+    let kept = wait_for("every board's 400 seqs", Duration::from_secs(30), || {
+        let kept: BTreeMap<String, Vec<u64>> = BOARDS
+            .iter()
+            .map(|board| {
+                let topic = format!("{prefix}/boards/{board}/");
+                let mut last = None;
+                let mut kept = Vec::new();
+                for message in sub.on("").iter().filter(|m| m.topic.starts_with(&topic)) {
+                    let seq = seq_of(message.text.as_bytes());
+                    if last.is_none_or(|last| seq > last) {
+                        kept.push(seq);
+                        last = Some(seq);
+                    }
+                }
+                (board.to_string(), kept)
+            })
+            .collect();
+        let done = kept.values().all(|seqs| seqs.last() == Some(&PER_BOARD));
+        async move { done.then_some(kept) }
+    })
+    .await;
+    for board in BOARDS {
+        let expected: Vec<u64> = (0..=PER_BOARD).collect();
+        assert_eq!(
+            kept[board], expected,
+            "{board}: a newer message went out before older ones"
+        );
+    }
+    assert_eq!(publisher.counters.dropped.load(Ordering::Relaxed), 0);
+    publisher.finish(Duration::from_secs(2)).await;
 }

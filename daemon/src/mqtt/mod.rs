@@ -64,6 +64,8 @@ struct Sender {
     /// Boards whose retained messages went out since the last connect; a board recovered
     /// after it (the daemon answers while it recovers) is announced when it is ready.
     announced: BTreeSet<Arc<str>>,
+    /// A board was left unannounced while behind the bus: announce it once caught up.
+    announce_when_caught_up: bool,
     counters: Arc<MqttCounters>,
 }
 
@@ -103,6 +105,7 @@ impl MqttPublisher {
             feed,
             retained: BTreeMap::new(),
             announced: BTreeSet::new(),
+            announce_when_caught_up: false,
             counters: counters.clone(),
         };
         let task =
@@ -154,7 +157,7 @@ impl Sender {
                     // The hub lives as long as the feed this task holds: never closed.
                     Err(broadcast::error::RecvError::Closed) => {}
                 },
-                // Behind the bus: read back from the journal what the outbox has room for.
+                // Behind the bus: the next slice from the journal, once the outbox is nearly drained.
                 () = std::future::ready(()), if self.behind.is_some() && self.outbox.has_room_for_refill() => {
                     self.refill().await;
                 }
@@ -179,6 +182,9 @@ impl Sender {
                 () = tokio::time::sleep(Duration::from_millis(20)), if online && !self.outbox.is_empty() => {}
             }
             if online {
+                if self.behind.is_none() && std::mem::take(&mut self.announce_when_caught_up) {
+                    self.announce_boards();
+                }
                 self.send_ready();
             }
         }
@@ -235,10 +241,10 @@ impl Sender {
         }
     }
 
-    /// One refill: every board's messages after the last one queued, from the journal, as many
-    /// as the outbox has room for. When every board is caught up the bus is read again (what it
-    /// still holds of them is skipped). A board whose journal read fails loses what it missed:
-    /// counted as dropped, with an error logged.
+    /// One refill: the messages after the last one queued of every board with a gap, from the
+    /// journal, a slice at a time. When every board is caught up the bus is read again (what it
+    /// still holds of them is skipped). A failed journal read ends the refill: what the bus said
+    /// was missed is counted as dropped, with an error logged.
     async fn refill(&mut self) {
         let gaps = self.progress.gaps(&self.feed);
         let archive = self.feed.hub().archive().clone();
@@ -313,6 +319,15 @@ impl Sender {
     fn announce_boards(&mut self) {
         for board in self.feed.hub().boards() {
             if self.announced.contains(&board) {
+                continue;
+            }
+            let never_sent = [Topic::State, Topic::Device]
+                .iter()
+                .any(|topic| !self.retained.contains_key(&(board.clone(), *topic)));
+            if never_sent && self.behind.is_some() {
+                // The feed's current message may be newer than what the journal still has to
+                // give: announced once the refill has caught up, so seqs go out in order.
+                self.announce_when_caught_up = true;
                 continue;
             }
             self.announced.insert(board.clone());
