@@ -1,6 +1,7 @@
 //! Doubles of the runtime's side of the hub, for tests of the publishers: a journal kept in
 //! memory and a board that refuses every request.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::hub::{ArbiterRequest, Archive, BoardControl, BoardView, Published, RequestError};
@@ -11,6 +12,8 @@ use crate::hub::{ArbiterRequest, Archive, BoardControl, BoardView, Published, Re
 pub struct MemoryArchive {
     log: Mutex<Vec<Published>>,
     broken: Vec<&'static str>,
+    /// Reads still to fail, whatever the board (a journal briefly unreadable).
+    failing_reads: AtomicUsize,
 }
 
 impl MemoryArchive {
@@ -18,6 +21,14 @@ impl MemoryArchive {
     pub fn failing_for(boards: Vec<&'static str>) -> Self {
         Self {
             broken: boards,
+            ..Self::default()
+        }
+    }
+
+    /// A journal whose first `reads` reads fail, then all succeed.
+    pub fn failing_first(reads: usize) -> Self {
+        Self {
+            failing_reads: AtomicUsize::new(reads),
             ..Self::default()
         }
     }
@@ -39,7 +50,11 @@ impl Archive for MemoryArchive {
         after: u64,
         limit: usize,
     ) -> Result<Vec<Published>, RequestError> {
-        if self.broken.contains(&board) {
+        let briefly_unreadable = self
+            .failing_reads
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |n| n.checked_sub(1))
+            .is_ok();
+        if briefly_unreadable || self.broken.contains(&board) {
             return Err(RequestError::Unavailable(board.to_owned()));
         }
         Ok(self

@@ -90,11 +90,90 @@ async fn a_refill_larger_than_the_outbox_goes_out_in_turns_and_drops_nothing() {
     assert!(refilled > 100, "more than one turn: {refilled}");
 }
 
+#[tokio::test]
+async fn a_journal_briefly_unreadable_is_read_again_and_nothing_is_dropped() {
+    // The first three reads fail: the refill waits 0.1, 0.2 and 0.4 s and reads again.
+    let journal = Arc::new(MemoryArchive::failing_first(3));
+    let refilled = burst_past_the_bus_of("unreadable", 10_000, journal).await;
+    assert!(refilled > 0, "the burst must have passed the bus");
+}
+
+#[tokio::test]
+async fn a_board_whose_journal_stays_unreadable_is_given_up_and_the_others_are_whole() {
+    let prefix = unique("gbrefill-lost");
+    let journal = Arc::new(MemoryArchive::failing_for(vec!["r2"]));
+    let hub = Hub::new(BUS, journal.clone());
+    let publisher = MqttPublisher::spawn(settings(&prefix, 1883, 10_000), Feed::Live(hub.clone()))
+        .expect("publisher");
+    let state = Referee::new(RefereeConfig::default()).unwrap().state();
+    for board in BOARDS {
+        hub.register(
+            board,
+            BoardView::build(state.clone(), None),
+            Arc::new(IdleBoard),
+            0,
+        );
+    }
+    let sub = Subscriber::start(
+        1883,
+        &format!("{prefix}-sub"),
+        &format!("{prefix}/boards/+/moves"),
+        false,
+    )
+    .await;
+    let publish = |seq: u64| {
+        for board in BOARDS {
+            let message = build_message(board, seq);
+            journal.keep(message.clone());
+            hub.publish(message);
+        }
+    };
+    for seq in 1..=PER_BOARD {
+        publish(seq);
+    }
+    let seqs = |board: &str| -> Vec<u64> {
+        let topic = format!("{prefix}/boards/{board}/moves");
+        sub.on("")
+            .iter()
+            .filter(|m| m.topic == topic)
+            .map(|m| seq_of(m.text.as_bytes()))
+            .collect()
+    };
+    // Five failed reads (1.5 s of waits), then r2's missed messages are counted as dropped.
+    wait_for("r2 given up", Duration::from_secs(20), || {
+        let dropped = publisher.counters.dropped.load(Ordering::Relaxed);
+        async move { (dropped > 0).then_some(()) }
+    })
+    .await;
+    // The bus is read again: what is published next reaches every board's subscribers.
+    publish(PER_BOARD + 1);
+    let whole: Vec<u64> = (1..=PER_BOARD + 1).collect();
+    wait_for(
+        "r1 and r3 whole, r2's next message",
+        Duration::from_secs(20),
+        || {
+            let done =
+                seqs("r1") == whole && seqs("r3") == whole && seqs("r2").contains(&(PER_BOARD + 1));
+            async move { done.then_some(()) }
+        },
+    )
+    .await;
+    assert!(
+        seqs("r2").len() < whole.len(),
+        "r2's journal was never readable: what the bus dropped of it cannot have been published"
+    );
+    publisher.finish(Duration::from_secs(2)).await;
+}
+
 /// Publishes 1,200 messages in one burst past a bus of 8, checks a subscriber got them all in
 /// order with nothing dropped, and says how many were read back from the journal.
 async fn burst_past_the_bus(name: &str, buffer: usize) -> u64 {
+    burst_past_the_bus_of(name, buffer, Arc::new(MemoryArchive::default())).await
+}
+
+/// [`burst_past_the_bus`] with a journal of the test's own.
+async fn burst_past_the_bus_of(name: &str, buffer: usize, journal: Arc<MemoryArchive>) -> u64 {
     let prefix = format!("gbrefill-{name}-{}", std::process::id());
-    let journal = Arc::new(MemoryArchive::default());
     let hub = Hub::new(BUS, journal.clone());
     let settings = settings(&prefix, 1883, buffer);
     let publisher = MqttPublisher::spawn(settings, Feed::Live(hub.clone())).expect("publisher");

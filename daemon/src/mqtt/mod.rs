@@ -1,5 +1,6 @@
 //! The MQTT publisher: forwards every hub message to the broker per api.md, buffering (bounded) while it is away, refilling from the journal what it missed when it fell behind the bus, and republishing retained state on reconnect.
 
+mod behind;
 mod connection;
 mod queue;
 mod refill;
@@ -15,6 +16,7 @@ use tokio::sync::{broadcast, watch};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+use behind::{AfterFailure, Behind};
 pub use connection::{MqttSettings, MqttSetupError};
 use queue::Outbox;
 use refill::Progress;
@@ -67,15 +69,6 @@ struct Sender {
     /// A board was left unannounced while behind the bus: announce it once caught up.
     announce_when_caught_up: bool,
     counters: Arc<MqttCounters>,
-}
-
-/// A publisher behind the bus, refilling from the journal.
-struct Behind {
-    since: std::time::Instant,
-    /// What the bus said was missed, in all.
-    missed: u64,
-    /// Read back from the journal so far.
-    refilled: u64,
 }
 
 impl MqttPublisher {
@@ -149,6 +142,8 @@ impl Sender {
         let mut journal_open = true;
         let mut settled = self.feed.hub().settled();
         loop {
+            // At once, or after a failed journal read's wait.
+            let refill_due = self.behind.as_ref().and_then(Behind::due);
             tokio::select! {
                 () = finish.cancelled() => break,
                 received = bus.recv(), if self.behind.is_none() => match received {
@@ -158,7 +153,7 @@ impl Sender {
                     Err(broadcast::error::RecvError::Closed) => {}
                 },
                 // Behind the bus: the next slice from the journal, once the outbox is nearly drained.
-                () = std::future::ready(()), if self.behind.is_some() && self.outbox.has_room_for_refill() => {
+                () = behind::until(refill_due), if self.behind.is_some() && self.outbox.has_room_for_refill() => {
                     self.refill().await;
                 }
                 changed = connected.changed() => {
@@ -232,19 +227,16 @@ impl Sender {
                     missed,
                     "MQTT publisher fell behind the bus; refilling from the journal"
                 );
-                self.behind = Some(Behind {
-                    since: std::time::Instant::now(),
-                    missed,
-                    refilled: 0,
-                });
+                self.behind = Some(Behind::new(missed));
             }
         }
     }
 
     /// One refill: the messages after the last one queued of every board with a gap, from the
     /// journal, a slice at a time. When every board is caught up the bus is read again (what it
-    /// still holds of them is skipped). A failed journal read ends the refill: what the bus said
-    /// was missed is counted as dropped, with an error logged.
+    /// still holds of them is skipped). A failed journal read is tried again after a wait
+    /// ([`Behind::read_failed`]); when the attempts are used up, what the bus said was missed is
+    /// counted as dropped, with an error logged.
     async fn refill(&mut self) {
         let gaps = self.progress.gaps(&self.feed);
         let archive = self.feed.hub().archive().clone();
@@ -253,25 +245,45 @@ impl Sender {
         let Some(behind) = self.behind.as_mut() else {
             return;
         };
-        let refill = match read {
-            Ok(refill) => refill,
-            Err(error) => {
-                tracing::error!(cause = %error, missed = behind.missed, "MQTT refill task failed; the missed messages are not published");
-                let missed = behind.missed;
-                self.behind = None;
-                self.outbox.count_dropped(missed);
-                return;
+        let (messages, failure, complete) = match read {
+            Ok(refill) => {
+                let failure = (!refill.failed.is_empty()).then(|| {
+                    let boards: Vec<String> = refill
+                        .failed
+                        .iter()
+                        .map(|(board, error)| format!("{board}: {error}"))
+                        .collect();
+                    boards.join("; ")
+                });
+                (refill.messages, failure, refill.complete)
             }
+            Err(error) => (
+                Vec::new(),
+                Some(format!("the read task failed: {error}")),
+                false,
+            ),
         };
-        let read_back = refill.messages.len() as u64;
+        let read_back = messages.len() as u64;
         behind.refilled += read_back;
-        for (board, error) in &refill.failed {
-            tracing::error!(%board, cause = %error, "MQTT refill: journal read failed; this board's missed messages are not published");
-        }
-        let failed = !refill.failed.is_empty();
-        let done = refill.complete || failed;
+        let give_up = match &failure {
+            None => {
+                behind.read_ok();
+                false
+            }
+            Some(cause) => match behind.read_failed(tokio::time::Instant::now()) {
+                AfterFailure::RetryIn(wait) => {
+                    tracing::warn!(%cause, retry_in_ms = wait.as_millis() as u64, "MQTT refill: journal read failed; reading it again");
+                    false
+                }
+                AfterFailure::GiveUp => {
+                    tracing::error!(%cause, missed = behind.missed, "MQTT refill: journal read failed again and again; the missed messages of these boards are not published");
+                    true
+                }
+            },
+        };
+        let done = give_up || (complete && failure.is_none());
         let summary = done.then(|| (behind.missed, behind.refilled, behind.since.elapsed()));
-        for message in refill.messages {
+        for message in messages {
             self.take(message);
         }
         self.counters
@@ -280,7 +292,7 @@ impl Sender {
         metrics::counter!("goban_mqtt_refilled_total").increment(read_back);
         if let Some((missed, refilled, took)) = summary {
             self.behind = None;
-            if failed {
+            if give_up {
                 // The bus says how many were missed in all, not whose: counted in full.
                 self.outbox.count_dropped(missed);
             }
