@@ -55,6 +55,7 @@ mod connector;
 mod error;
 mod handshake;
 mod link;
+mod outbox;
 mod ports;
 mod reconnect;
 mod serial;

@@ -2,15 +2,14 @@
 
 use crate::handshake::DeviceInfo;
 use crate::link::{DisconnectReason, LinkEvent, LinkState};
+use crate::outbox::Outbox;
 use crate::stats::phase_of;
 use crate::sync::ClockMap;
 use crate::watchdog::Watchdog;
-use crate::wire::{FrameReader, Read, write_frame};
+use crate::wire::{FrameReader, Read};
 use goban_protocol::{DeviceKind, Frame, SeqTracker};
 use std::time::Duration;
 use tokio::io::AsyncWrite;
-use tokio::sync::mpsc;
-use tokio::task::JoinHandle;
 use tokio::time::{Instant, MissedTickBehavior, interval_at, sleep_until};
 
 /// How a session or connection attempt ended.
@@ -24,15 +23,12 @@ pub(crate) enum SessionEnd {
     Retry,
 }
 
-/// Frames that may wait for the port inside one session; the link's own queue is in front.
-const WRITE_QUEUE: usize = 16;
-
-/// State of one connected session.
-pub(crate) struct Session<'a> {
+/// State of one connected session: one task reads, writes and keeps the watchdog.
+pub(crate) struct Session<'a, W> {
     state: &'a mut LinkState,
     devices: Vec<DeviceInfo>,
-    writes: mpsc::Sender<Frame>,
-    writer: JoinHandle<()>,
+    /// Host frames waiting for the port, written between reads by this task.
+    outbox: Outbox<W>,
     board_seq: SeqTracker,
     clock_seq: SeqTracker,
     /// Board frames are not trusted until a SNAP arrives (after connect and after a gap).
@@ -43,19 +39,14 @@ pub(crate) struct Session<'a> {
     clock_map: ClockMap,
 }
 
-impl<'a> Session<'a> {
-    /// Starts the session: spawns the writer so that reading never waits on writing.
-    pub(crate) fn new<W>(state: &'a mut LinkState, devices: Vec<DeviceInfo>, write: W) -> Self
-    where
-        W: AsyncWrite + Unpin + Send + 'static,
-    {
-        let (writes, rx) = mpsc::channel(WRITE_QUEUE);
+impl<'a, W: AsyncWrite + Unpin> Session<'a, W> {
+    /// Starts the session on the connection's write half.
+    pub(crate) fn new(state: &'a mut LinkState, devices: Vec<DeviceInfo>, write: W) -> Self {
         let silence = Duration::from_millis(state.config.watchdog_ms);
         Self {
             state,
             devices,
-            writes,
-            writer: tokio::spawn(run_writer(write, rx)),
+            outbox: Outbox::new(write),
             board_seq: SeqTracker::new(),
             clock_seq: SeqTracker::new(),
             awaiting_snap: false,
@@ -72,7 +63,6 @@ impl<'a> Session<'a> {
         early: Vec<(Frame, u64)>,
     ) -> SessionEnd {
         let end = self.run_inner(&mut reader, early).await;
-        self.writer.abort();
         self.state.count(|s| s.connected = false);
         if let SessionEnd::Lost = end {
             self.state.count(|s| s.disconnects += 1);
@@ -112,6 +102,8 @@ impl<'a> Session<'a> {
                 }
                 () = sleep_until(self.watchdog.deadline()) => self.handle_silence().await,
                 _ = tick.tick() => { self.handle_tick(); None }
+                // Polled beside the reads: a device that stops reading never stops them.
+                () = self.outbox.write_some(), if self.outbox.has_pending() => None,
             };
             if let Some(end) = end {
                 return end;
@@ -152,9 +144,10 @@ impl<'a> Session<'a> {
     }
 
     fn queue_write(&mut self, frame: Frame) {
-        match self.writes.try_send(frame) {
-            Ok(()) => self.state.count(|s| s.commands_sent += 1),
-            Err(_) => self.state.count(|s| s.commands_dropped += 1),
+        if self.outbox.push(&frame) {
+            self.state.count(|s| s.commands_sent += 1);
+        } else {
+            self.state.count(|s| s.commands_dropped += 1);
         }
     }
 
@@ -185,8 +178,8 @@ impl<'a> Session<'a> {
         Some(self.lost(DisconnectReason::Silent { silent_ms }).await)
     }
 
-    /// v1.1: a `$SYNC` stamped with the host time it is queued (the writer queue is short
-    /// and writes do not wait behind reads).
+    /// v1.1: a `$SYNC` stamped with the host time it is queued (it is written in the next
+    /// turn of this task's loop, behind at most a few host frames).
     fn send_sync(&mut self) {
         let frame = self.clock_map.handle_send(self.state.clock.now_ms());
         self.queue_write(frame);
@@ -380,15 +373,5 @@ impl<'a> Session<'a> {
         self.devices.retain(|d| d.kind != info.kind);
         self.devices.push(info);
         (!self.handle_connected().await).then_some(SessionEnd::Stop)
-    }
-}
-
-/// Writes queued host frames; ends on the first write error (the reader sees the failure too).
-async fn run_writer<W: AsyncWrite + Unpin>(mut write: W, mut rx: mpsc::Receiver<Frame>) {
-    while let Some(frame) = rx.recv().await {
-        if let Err(err) = write_frame(&mut write, &frame).await {
-            tracing::debug!(cause = %err, "write to device failed");
-            break;
-        }
     }
 }
