@@ -540,6 +540,15 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
         proc_rss_kb(pid, "VmHWM:").unwrap_or(0) as f64 / 1024.0,
         moves as f64 / wall,
     );
+    let file_mb = |suffix: &str| {
+        let path = work.path().join(format!("journal.sqlite{suffix}"));
+        std::fs::metadata(path).map_or(0.0, |m| m.len() as f64 / 1e6)
+    };
+    println!(
+        "journal at the end of the window: file {:.1} MB, WAL {:.1} MB",
+        file_mb(""),
+        file_mb("-wal")
+    );
     println!(
         "the daemon's stages over the window (all boards; /metrics at its start and end):\n{}",
         stages::report(&stages_start, &stages_end)

@@ -136,8 +136,10 @@ impl Journal {
     fn start(config: &JournalConfig, conn: rusqlite::Connection) -> Result<Self, JournalError> {
         // The writer never folds the WAL inside a commit; `wal_folding` does, on its own thread.
         conn.execute_batch("PRAGMA wal_autocheckpoint=0;")?;
-        let wal_folding = wal_folding::WalFolding::start(&config.path, wal_folding::FOLD_EVERY)
-            .map_err(|err| {
+        let folded = wal_folding::FoldSignal::default();
+        let wal_folding =
+            wal_folding::WalFolding::start(&config.path, wal_folding::FOLD_EVERY, folded.clone())
+                .map_err(|err| {
                 JournalError::Sqlite(format!("cannot start the WAL folding thread: {err}"))
             })?;
         let (requests, receiver) = mpsc::channel();
@@ -150,7 +152,7 @@ impl Journal {
         let counted = Arc::clone(&commits);
         let writer = std::thread::Builder::new()
             .name("journal-writer".into())
-            .spawn(move || writer::run(conn, receiver, &windows, &status_tx, &counted))
+            .spawn(move || writer::run(conn, receiver, &windows, &status_tx, &counted, &folded))
             .map_err(|err| {
                 JournalError::Sqlite(format!("cannot start the writer thread: {err}"))
             })?;

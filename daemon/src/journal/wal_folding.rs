@@ -4,15 +4,24 @@
 //! the database file (a checkpoint) once the WAL passes 1,000 pages, inside
 //! that commit: with `synchronous=NORMAL` this is the only commit that waits
 //! for the disk (two `fsync`s), and a move published by that commit waits
-//! with it. The writer's connection therefore never checkpoints
+//! with it. The writer's connection therefore never checkpoints on its own
 //! (`wal_autocheckpoint=0`), and this thread runs a PASSIVE checkpoint,
-//! which never blocks the writer, every [`FOLD_EVERY`]. When it has folded
-//! everything, the writer's next commit starts the WAL over from its
-//! beginning (one small `fsync` of the WAL header, about 0.5 ms here), so
-//! the WAL file stays the size of about one interval of writes: at 512
-//! boards, about 3 MB in 10 s, near SQLite's own 1,000-page threshold.
+//! which never blocks the writer, every [`FOLD_EVERY`].
+//!
+//! A PASSIVE checkpoint folds the frames that were in the WAL when it
+//! started; a hall commits hundreds of times a second, so by the time it
+//! ends there are always newer frames, and SQLite starts the WAL over from
+//! its beginning only when every frame is folded. Left at that, the WAL
+//! never started over: it grew by every byte ever committed (9 MB a second
+//! at 512 boards), each write landing on new blocks of the file. So the
+//! writer finishes each fold between two of its commits ([`finish_fold`]):
+//! it folds the few frames committed while this thread was folding, which
+//! nothing can add to while it does, and its next commit starts the WAL over.
+//! The WAL file then stays the size of about one interval of writes.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender};
 use std::thread::JoinHandle;
 use std::time::Duration;
@@ -22,6 +31,44 @@ use rusqlite::Connection;
 /// How often the WAL is folded into the database file.
 pub(crate) const FOLD_EVERY: Duration = Duration::from_secs(10);
 
+/// Raised by the folding thread after each fold; taken by the writer, which then finishes it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FoldSignal(Arc<AtomicBool>);
+
+impl FoldSignal {
+    fn raise(&self) {
+        self.0.store(true, Ordering::Release);
+    }
+
+    /// Whether a fold ended since the last call.
+    fn take(&self) -> bool {
+        self.0.swap(false, Ordering::AcqRel)
+    }
+}
+
+/// The writer's part of a fold, called on the writer's connection between two commits: when
+/// the folding thread has folded since the last call, folds what was committed meanwhile.
+/// Nothing is committed while it runs, so it folds every frame (unless a reader still needs
+/// one), and the next commit starts the WAL over. Its cost is two `fsync`s once an interval.
+pub(crate) fn finish_fold(conn: &Connection, signal: &FoldSignal) {
+    if !signal.take() {
+        return;
+    }
+    let started = std::time::Instant::now();
+    match fold(conn) {
+        Ok((frames, folded)) => {
+            tracing::debug!(
+                frames,
+                folded,
+                took_us = started.elapsed().as_micros(),
+                "WAL fold finished"
+            );
+        }
+        // A full disk or a read-only file: the writer reports it; the next fold tries again.
+        Err(err) => tracing::debug!(cause = %err, "the writer could not finish the WAL fold"),
+    }
+}
+
 /// Stops the folding thread when dropped (with the last handle on the journal).
 pub(crate) struct WalFolding {
     stop: Option<Sender<()>>,
@@ -29,13 +76,14 @@ pub(crate) struct WalFolding {
 }
 
 impl WalFolding {
-    /// Start folding the WAL of the journal at `path` every `every` ([`FOLD_EVERY`]).
-    pub(crate) fn start(path: &Path, every: Duration) -> std::io::Result<Self> {
+    /// Start folding the WAL of the journal at `path` every `every` ([`FOLD_EVERY`]), raising
+    /// `signal` after each fold.
+    pub(crate) fn start(path: &Path, every: Duration, signal: FoldSignal) -> std::io::Result<Self> {
         let (stop, stopped) = std::sync::mpsc::channel();
         let path = path.to_path_buf();
         let thread = std::thread::Builder::new()
             .name("journal-wal".into())
-            .spawn(move || run(&path, every, &stopped))?;
+            .spawn(move || run(&path, every, &stopped, &signal))?;
         Ok(Self {
             stop: Some(stop),
             thread: Some(thread),
@@ -52,7 +100,7 @@ impl Drop for WalFolding {
     }
 }
 
-fn run(path: &PathBuf, every: Duration, stopped: &Receiver<()>) {
+fn run(path: &PathBuf, every: Duration, stopped: &Receiver<()>, signal: &FoldSignal) {
     let mut conn = None;
     // Nothing is ever sent: the sender dropped is the stop.
     while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
@@ -64,10 +112,13 @@ fn run(path: &PathBuf, every: Duration, stopped: &Receiver<()>) {
                 .ok();
         }
         let Some(open) = &conn else { continue };
-        if let Err(err) = fold(open) {
-            // A full disk or a read-only file: the writer reports it; the WAL is folded later.
-            tracing::debug!(cause = %err, "the journal's WAL was not folded");
-            conn = None;
+        match fold(open) {
+            Ok(_) => signal.raise(),
+            Err(err) => {
+                // A full disk or a read-only file: the writer reports it; the WAL is folded later.
+                tracing::debug!(cause = %err, "the journal's WAL was not folded");
+                conn = None;
+            }
         }
     }
     // The last connection to close folds what is left (SQLite's own rule).
@@ -89,17 +140,25 @@ mod tests {
         fold(conn).expect("checkpoint")
     }
 
-    #[test]
-    fn the_wal_is_folded_by_the_thread_and_not_by_the_writer() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("j.sqlite");
-        let writer = Connection::open(&path).expect("open");
+    /// A writer's connection as the journal opens it: WAL, `synchronous=NORMAL`, never folding.
+    fn wal_writer(path: &Path) -> Connection {
+        let writer = Connection::open(path).expect("open");
         let _mode: String = writer
             .query_row("PRAGMA journal_mode=WAL", [], |r| r.get(0))
             .expect("wal");
         writer
-            .execute_batch("PRAGMA wal_autocheckpoint=0; CREATE TABLE t(x BLOB);")
+            .execute_batch(
+                "PRAGMA synchronous=NORMAL; PRAGMA wal_autocheckpoint=0; CREATE TABLE t(x BLOB);",
+            )
             .expect("schema");
+        writer
+    }
+
+    #[test]
+    fn the_wal_is_folded_by_the_thread_and_not_by_the_writer() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("j.sqlite");
+        let writer = wal_writer(&path);
         // About 1,200 pages: past SQLite's default threshold of 1,000, which would have folded.
         for _ in 0..1_200 {
             writer
@@ -116,7 +175,7 @@ mod tests {
             "the writer folded the WAL itself: the file has {file_pages} pages of {before}"
         );
         let every = Duration::from_millis(100);
-        let folding = WalFolding::start(&path, every).expect("start");
+        let folding = WalFolding::start(&path, every, FoldSignal::default()).expect("start");
         std::thread::sleep(every * 10);
         drop(folding);
         let file_pages = std::fs::metadata(&path).expect("meta").len() / 4096;
@@ -126,5 +185,35 @@ mod tests {
         );
         let (frames, folded) = wal_pages(&reader);
         assert_eq!(frames, folded, "frames left unfolded");
+    }
+
+    #[test]
+    fn a_writer_that_commits_all_the_time_still_sees_the_wal_start_over() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("j.sqlite");
+        let writer = wal_writer(&path);
+        let wal = dir.path().join("j.sqlite-wal");
+        let signal = FoldSignal::default();
+        let folding =
+            WalFolding::start(&path, Duration::from_millis(20), signal.clone()).expect("start");
+        // Commits back to back, as a busy hall does, for long enough to see dozens of folds.
+        let (mut commits, mut largest_wal) = (0_u64, 0_u64);
+        let until = std::time::Instant::now() + Duration::from_millis(1_500);
+        while std::time::Instant::now() < until || commits < 2_000 {
+            writer
+                .execute("INSERT INTO t VALUES (zeroblob(4000))", [])
+                .expect("insert");
+            commits += 1;
+            finish_fold(&writer, &signal);
+            largest_wal = largest_wal.max(std::fs::metadata(&wal).map_or(0, |m| m.len()));
+        }
+        drop(folding);
+        // Every commit adds at least one 4 KB page to the WAL: a WAL that never started over
+        // would hold them all.
+        let committed_bytes = commits * 4_096;
+        assert!(
+            largest_wal < committed_bytes / 4,
+            "the WAL reached {largest_wal} bytes after {commits} commits ({committed_bytes} bytes)"
+        );
     }
 }

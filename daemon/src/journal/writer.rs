@@ -17,6 +17,7 @@ use tokio::sync::{oneshot, watch};
 use super::batch::{Batch, CheckpointRecord};
 use super::packing::{self, Packer};
 use super::refusals::Refusals;
+use super::wal_folding::{FoldSignal, finish_fold};
 use super::{JournalError, JournalStatus};
 
 /// Most requests in one transaction.
@@ -51,6 +52,7 @@ pub(crate) fn run(
     windows: &Windows,
     status: &watch::Sender<JournalStatus>,
     commits: &AtomicU64,
+    folded: &FoldSignal,
 ) {
     let mut packer = Packer::new();
     let mut refusals = Refusals::default();
@@ -103,6 +105,7 @@ pub(crate) fn run(
             &mut refusals,
         );
         crate::telemetry::journal_commit(started.elapsed(), batches, rows, committed);
+        finish_fold(&conn, folded);
     }
     tracing::debug!("journal writer stopped");
 }
