@@ -160,6 +160,12 @@ pub(crate) const SERIES: &[Series] = &[
         COMMIT_ROWS,
     ),
     series(
+        "goban_journal_wal_bytes",
+        Kind::Gauge,
+        &[],
+        "Size of the journal's write-ahead log file after its last fold",
+    ),
+    series(
         "goban_journal_commit_errors_total",
         Kind::Counter,
         &[],
@@ -281,6 +287,12 @@ pub(crate) fn journal_commit(took: Duration, batches: usize, rows: usize, commit
     if !committed {
         metrics::counter!("goban_journal_commit_errors_total").increment(1);
     }
+}
+
+/// The journal's WAL file size after a fold: about one fold interval of writes while the
+/// WAL starts over; growing from fold to fold, the folds cannot finish.
+pub(crate) fn journal_wal(bytes: u64) {
+    metrics::gauge!("goban_journal_wal_bytes").set(bytes as f64);
 }
 
 /// Adds what a port's link counters grew by since its last report (`before`) to the

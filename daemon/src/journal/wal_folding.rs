@@ -113,7 +113,11 @@ fn run(path: &PathBuf, every: Duration, stopped: &Receiver<()>, signal: &FoldSig
         }
         let Some(open) = &conn else { continue };
         match fold(open) {
-            Ok(_) => signal.raise(),
+            Ok(_) => {
+                signal.raise();
+                let wal = std::fs::metadata(wal_path(path)).map_or(0, |m| m.len());
+                crate::telemetry::journal_wal(wal);
+            }
             Err(err) => {
                 // A full disk or a read-only file: the writer reports it; the WAL is folded later.
                 tracing::debug!(cause = %err, "the journal's WAL was not folded");
@@ -122,6 +126,13 @@ fn run(path: &PathBuf, every: Duration, stopped: &Receiver<()>, signal: &FoldSig
         }
     }
     // The last connection to close folds what is left (SQLite's own rule).
+}
+
+/// The WAL file of the journal at `path` (SQLite's name: the path with `-wal` appended).
+fn wal_path(path: &Path) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push("-wal");
+    PathBuf::from(name)
 }
 
 /// One PASSIVE checkpoint: folds the frames no reader still needs, waiting for nobody.
