@@ -380,13 +380,14 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
         let clock = Probe::open(false, format!("HALL-C-{k}"), cancel.clone())?;
         probe_devices.push((format!("probe-{k}"), board, clock));
     }
+    let journal = work.path().join("journal.sqlite");
     let mut config = format!(
         "[server]\nlisten = \"127.0.0.1:{http_port}\"\narbiter_tokens = [\"hall-bench-token\"]\n\
          broadcast_delay = \"{}s\"\n\
          [journal]\npath = {:?}\n[mqtt]\nurl = \"mqtt://127.0.0.1:{}\"\nprefix = \"{prefix}\"\n\
          client_id = \"{prefix}\"\nmax_backoff = \"1s\"\n[referee]\nsettle_time = \"{}ms\"\n",
         settings.delay_s,
-        work.path().join("journal.sqlite").display().to_string(),
+        journal.display().to_string(),
         settings.mqtt_port,
         settings.settle_ms,
     );
@@ -541,7 +542,8 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
         moves as f64 / wall,
     );
     let file_mb = |suffix: &str| {
-        let path = work.path().join(format!("journal.sqlite{suffix}"));
+        let mut path = journal.clone().into_os_string();
+        path.push(suffix);
         std::fs::metadata(path).map_or(0.0, |m| m.len() as f64 / 1e6)
     };
     println!(

@@ -203,7 +203,7 @@ mod tests {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("j.sqlite");
         let writer = wal_writer(&path);
-        let wal = dir.path().join("j.sqlite-wal");
+        let wal = wal_path(&path);
         let signal = FoldSignal::default();
         let folding =
             WalFolding::start(&path, Duration::from_millis(20), signal.clone()).expect("start");
