@@ -24,6 +24,9 @@
 //! default 20), `GOBAN_HALL_WRK` (seconds per wrk run, default 10), `GOBAN_HALL_PROBES` (probe
 //! boards among the N, default 4), `GOBAN_HALL_GAP_MS` (a probe's pause after each press,
 //! default 700), `GOBAN_HALL_SETTLE_MS` (the daemon's `settle_time`, default 300),
+//! `GOBAN_HALL_PROBE_JITTER_MS` (up to this much added to a probe's pause, different for each probe
+//! and move, default 0: the probes start together and pace themselves on the daemon's answers,
+//! so they stay in step and several settle in the same millisecond),
 //! `GOBAN_HALL_SPEED` (the tables' pace, default 1.0: human; a faster pace reaches the
 //! memory of late games within a short run, at a higher rate of moves),
 //! `GOBAN_HALL_DELAY` (the daemon's `broadcast_delay` in seconds, default 0: with one, the
@@ -49,7 +52,7 @@ mod stages;
 #[path = "hall/system.rs"]
 mod system;
 
-use probe::{Arrivals, Probe, Sample, mqtt_reader, play_probe, sse_reader};
+use probe::{Arrivals, Pace, Probe, Sample, mqtt_reader, play_probe, sse_reader};
 use rest::{static_server, wrk};
 use system::{clock_ticks, load, proc_cpu, proc_rss_kb};
 
@@ -76,6 +79,8 @@ struct Settings {
     measure: Duration,
     wrk: Duration,
     gap: Duration,
+    /// Most a probe's pause is lengthened by, per move (0: every probe pauses `gap`).
+    jitter: Duration,
     settle_ms: u64,
     /// The simulated tables' pace (1.0: human); faster reaches late-game memory in a short run.
     speed: f64,
@@ -111,6 +116,7 @@ impl Settings {
             measure: Duration::from_secs(env_or("GOBAN_HALL_SECONDS", 60)),
             wrk: Duration::from_secs(env_or("GOBAN_HALL_WRK", 10)),
             gap: Duration::from_millis(env_or("GOBAN_HALL_GAP_MS", 700)),
+            jitter: Duration::from_millis(env_or("GOBAN_HALL_PROBE_JITTER_MS", 0)),
             settle_ms: env_or("GOBAN_HALL_SETTLE_MS", 300),
             speed: env_or("GOBAN_HALL_SPEED", 1.0),
             delay_s: env_or("GOBAN_HALL_DELAY", 0),
@@ -497,7 +503,10 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
             Arc::clone(&sse_arrivals),
             Arc::clone(&mqtt_arrivals),
             Arc::clone(&measuring),
-            settings.gap,
+            Pace {
+                gap: settings.gap,
+                jitter: settings.jitter,
+            },
             cancel.clone(),
         )));
     }
@@ -612,6 +621,23 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
         "ingest, DIFF written -> event received, minus the {settle:.0} ms settle time:\n  \
          SSE  {sse_text}, {sse_missing} not received within 5 s\n  \
          MQTT {mqtt_text}, {mqtt_missing} not received within 5 s"
+    );
+    let in_step = |s: &Sample| {
+        counted.iter().any(|o| {
+            o.board != s.board
+                && (o.written.max(s.written) - o.written.min(s.written)) < Duration::from_millis(1)
+        })
+    };
+    let apart: Vec<f64> = counted
+        .iter()
+        .filter(|s| !in_step(s))
+        .filter_map(|s| Some(ms(s.sse?.saturating_duration_since(s.written)) - settle))
+        .collect();
+    println!(
+        "  DIFFs written within 1 ms of another probe's: {} of {}; SSE of the others: {}",
+        counted.len() - apart.len(),
+        counted.len(),
+        percentiles(apart)
     );
     let mut slow: Vec<(f64, String)> = counted
         .iter()

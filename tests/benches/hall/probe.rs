@@ -245,6 +245,28 @@ pub(super) struct Sample {
     pub(super) counted: bool,
 }
 
+/// How a probe paces its moves: after each press it pauses `gap`, plus up to `jitter`.
+#[derive(Clone, Copy)]
+pub(super) struct Pace {
+    pub(super) gap: Duration,
+    pub(super) jitter: Duration,
+}
+
+impl Pace {
+    /// The pause after move `number` of probe `name`: the same for the same probe and move in
+    /// every run, different between probes.
+    fn pause(self, name: &str, number: usize) -> Duration {
+        let seed = name
+            .bytes()
+            .fold(number as u64 ^ 0x9e37_79b9, |h, b| {
+                h.wrapping_mul(0x0100_0000_01b3) ^ u64::from(b)
+            })
+            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        let share = (seed >> 40) as f64 / f64::from(1u32 << 24);
+        self.gap + self.jitter.mul_f64(share)
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(super) async fn play_probe(
     name: String,
@@ -254,7 +276,7 @@ pub(super) async fn play_probe(
     sse: Arrivals,
     mqtt: Arrivals,
     measuring: Arc<AtomicBool>,
-    gap: Duration,
+    pace: Pace,
     cancel: CancellationToken,
 ) -> Vec<Sample> {
     let http = reqwest::Client::new();
@@ -308,7 +330,7 @@ pub(super) async fn play_probe(
         clock.press(if colour == b'B' { 'L' } else { 'R' });
         tokio::select! {
             () = cancel.cancelled() => break,
-            () = tokio::time::sleep(gap) => {}
+            () = tokio::time::sleep(pace.pause(&name, i)) => {}
         }
     }
     samples
