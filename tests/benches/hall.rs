@@ -43,6 +43,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+#[path = "hall/latency.rs"]
+mod latency;
 #[path = "hall/probe.rs"]
 mod probe;
 #[path = "hall/rest.rs"]
@@ -52,7 +54,7 @@ mod stages;
 #[path = "hall/system.rs"]
 mod system;
 
-use probe::{Arrivals, Pace, Probe, Sample, mqtt_reader, play_probe, sse_reader};
+use probe::{Arrivals, Pace, Probe, mqtt_reader, play_probe, sse_reader};
 use rest::{static_server, wrk};
 use system::{clock_ticks, load, proc_cpu, proc_rss_kb};
 
@@ -601,72 +603,7 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
         task.abort();
     }
     mqtt_task.abort();
-    let settle = settings.settle_ms as f64;
-    let counted: Vec<&Sample> = samples.iter().filter(|s| s.counted).collect();
-    let latency = |pick: fn(&Sample) -> Option<Instant>| -> (Vec<f64>, usize) {
-        let mut values = Vec::new();
-        let mut missing = 0;
-        for s in &counted {
-            match pick(s) {
-                Some(at) => values.push(ms(at.saturating_duration_since(s.written)) - settle),
-                None => missing += 1,
-            }
-        }
-        (values, missing)
-    };
-    let (sse, sse_missing) = latency(|s| s.sse);
-    let (mqtt, mqtt_missing) = latency(|s| s.mqtt);
-    let (sse_text, mqtt_text) = (percentiles(sse.clone()), percentiles(mqtt.clone()));
-    println!(
-        "ingest, DIFF written -> event received, minus the {settle:.0} ms settle time:\n  \
-         SSE  {sse_text}, {sse_missing} not received within 5 s\n  \
-         MQTT {mqtt_text}, {mqtt_missing} not received within 5 s"
-    );
-    let in_step = |s: &Sample| {
-        counted.iter().any(|o| {
-            o.board != s.board
-                && (o.written.max(s.written) - o.written.min(s.written)) < Duration::from_millis(1)
-        })
-    };
-    let apart: Vec<f64> = counted
-        .iter()
-        .filter(|s| !in_step(s))
-        .filter_map(|s| Some(ms(s.sse?.saturating_duration_since(s.written)) - settle))
-        .collect();
-    println!(
-        "  DIFFs written within 1 ms of another probe's: {} of {}; SSE of the others: {}",
-        counted.len() - apart.len(),
-        counted.len(),
-        percentiles(apart)
-    );
-    let mut slow: Vec<(f64, String)> = counted
-        .iter()
-        .filter_map(|s| {
-            let late = ms(s.mqtt?.saturating_duration_since(s.written)) - settle;
-            (late > 100.0).then(|| (late, format!("{} move {}", s.board, s.number)))
-        })
-        .collect();
-    slow.sort_by(|a, b| b.0.total_cmp(&a.0));
-    println!(
-        "  MQTT over 100 ms: {} of {}, over 500 ms: {}; the slowest: {}",
-        slow.len(),
-        counted.len(),
-        slow.iter().filter(|s| s.0 > 500.0).count(),
-        slow.iter()
-            .take(6)
-            .map(|(late, what)| format!("{what} {late:.0} ms"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let short = |values: Vec<f64>| {
-        let text = percentiles(values);
-        text.split(" ms")
-            .next()
-            .unwrap_or("")
-            .replace("p50 ", "")
-            .replace("p99 ", "")
-            .replace("max ", "")
-    };
+    let ingest = latency::report(&samples, settings.settle_ms as f64);
     // The daemon's goodbye (`offline`, a last `device` per board) is retained too.
     drop(daemon);
     clear_retained(settings.mqtt_port, &prefix).await;
@@ -675,11 +612,11 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
     }
     Ok(format!(
         "| {n} | {} | {} | {} ({}/{}) | {cpu:.1}% | {:.0} MB ({:.0}) | {rest:.0} / {fixed:.0} / {hello:.0} | {:.1}% / {:.1}% | {load_start} |",
-        short(sse),
-        short(mqtt),
-        counted.len(),
-        sse_missing,
-        mqtt_missing,
+        ingest.sse,
+        ingest.mqtt,
+        ingest.counted,
+        ingest.sse_missing,
+        ingest.mqtt_missing,
         rss_end as f64 / 1024.0,
         rss_max as f64 / 1024.0,
         rest / fixed * 100.0,

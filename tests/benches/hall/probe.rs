@@ -2,6 +2,8 @@
 //! last byte written to its event on SSE and MQTT.
 
 use super::*;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
 
 /// One probe device on a pty: answers `HELLO?` and `SNAP?`, beats, and writes what it is told,
 /// saying when the last byte was written.
@@ -253,17 +255,13 @@ pub(super) struct Pace {
 }
 
 impl Pace {
-    /// The pause after move `number` of probe `name`: the same for the same probe and move in
-    /// every run, different between probes.
-    fn pause(self, name: &str, number: usize) -> Duration {
+    /// The pauses of one probe: the same in every run, different between probes.
+    fn pauses(self, name: &str) -> impl FnMut() -> Duration {
         let seed = name
             .bytes()
-            .fold(number as u64 ^ 0x9e37_79b9, |h, b| {
-                h.wrapping_mul(0x0100_0000_01b3) ^ u64::from(b)
-            })
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15);
-        let share = (seed >> 40) as f64 / f64::from(1u32 << 24);
-        self.gap + self.jitter.mul_f64(share)
+            .fold(0_u64, |h, b| h.wrapping_mul(31) ^ u64::from(b));
+        let mut rng = SmallRng::seed_from_u64(seed);
+        move || self.gap + self.jitter.mul_f64(rng.random_range(0.0..1.0))
     }
 }
 
@@ -280,6 +278,7 @@ pub(super) async fn play_probe(
     cancel: CancellationToken,
 ) -> Vec<Sample> {
     let http = reqwest::Client::new();
+    let mut pause = pace.pauses(&name);
     // Plays once the referee reads the board (a stone placed while it is blind would be a leftover).
     let deadline = Instant::now() + Duration::from_secs(60);
     while Instant::now() < deadline && !cancel.is_cancelled() {
@@ -330,7 +329,7 @@ pub(super) async fn play_probe(
         clock.press(if colour == b'B' { 'L' } else { 'R' });
         tokio::select! {
             () = cancel.cancelled() => break,
-            () = tokio::time::sleep(pace.pause(&name, i)) => {}
+            () = tokio::time::sleep(pause()) => {}
         }
     }
     samples
