@@ -15,6 +15,8 @@ const ALARM_LEAD: Duration = Duration::from_millis(1);
 pub(crate) struct HostClock {
     base_ms: u64,
     base: Instant,
+    /// Anchored at the system's time (not a test's chosen time, which Tokio may have paused).
+    system: bool,
 }
 
 impl HostClock {
@@ -29,6 +31,7 @@ impl HostClock {
         Self {
             base_ms: u64::try_from(since.as_millis()).unwrap_or(u64::MAX),
             base: now.checked_sub(into_ms).unwrap_or(now),
+            system: true,
         }
     }
 
@@ -38,7 +41,13 @@ impl HostClock {
         Self {
             base_ms,
             base: Instant::now(),
+            system: false,
         }
+    }
+
+    /// Whether this clock follows the system's time, so a timer of the system can ring for it.
+    pub(crate) fn follows_system(&self) -> bool {
+        self.system
     }
 
     /// Milliseconds since the Unix epoch.
@@ -47,7 +56,8 @@ impl HostClock {
         self.base_ms.saturating_add(elapsed)
     }
 
-    /// When to wake for a deadline at `at_ms`: one millisecond before its instant. Tokio's timer
+    /// When Tokio's timer should wake for a deadline at `at_ms`: one millisecond before its
+    /// instant (boards have a precise alarm where the system allows, `runtime/alarm.rs`). Tokio's timer
     /// rounds a sleep up to its next millisecond tick and the poller's timeout up to a whole
     /// millisecond again, so an alarm set at the instant itself rings 0-2 ms late, one set a
     /// millisecond early rings within a millisecond of it. The caller then hands the referee
@@ -61,6 +71,15 @@ impl HostClock {
     pub(crate) fn instant_of(&self, at_ms: u64) -> Instant {
         let offset = at_ms.saturating_sub(self.base_ms);
         self.base + Duration::from_millis(offset)
+    }
+}
+
+/// Device links stamp their frames with the board's own clock, so a frame's time and the
+/// deadlines the referee derives from it are on one timeline, even if the system's time is
+/// set (a Raspberry Pi without a real-time clock that reaches its time server after start).
+impl goban_hardware::WallClock for HostClock {
+    fn now_ms(&self) -> u64 {
+        Self::now_ms(self)
     }
 }
 
@@ -86,6 +105,15 @@ mod tests {
         assert_eq!(clock.instant_of(1_300) - clock.alarm_for(1_300), ALARM_LEAD);
         tokio::time::sleep_until(clock.alarm_for(1_300)).await;
         assert_eq!(clock.now_ms(), 1_299);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_link_stamps_frames_with_the_boards_time() {
+        let clock = HostClock::anchored(1_000);
+        let stamps: std::sync::Arc<dyn goban_hardware::WallClock> = std::sync::Arc::new(clock);
+        tokio::time::advance(Duration::from_millis(300)).await;
+        assert_eq!(stamps.now_ms(), 1_300);
+        assert_eq!(stamps.now_ms(), clock.now_ms());
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! board's supervisor starts, and the board is served, when its own rebuild
 //! is done. Nothing of a board is published before that.
 
+mod alarm;
 mod checkpoint_policy;
 mod clock;
 mod compaction;
@@ -28,7 +29,7 @@ mod unjournaled;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use goban_hardware::{LinkConfig, SerialConnector, spawn_link};
+use goban_hardware::{LinkConfig, SerialConnector, spawn_link_with_clock};
 use goban_protocol::DeviceKind;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
@@ -77,12 +78,15 @@ pub(crate) fn start(
         links: Vec::new(),
     };
     let mut jobs = Vec::with_capacity(config.boards.len());
+    // One clock for every board and link: frames are stamped on the timeline of the deadlines.
+    let clock = HostClock::system();
     for board in &config.boards {
         jobs.push(start_board(
             board,
             config,
             hub,
             journal,
+            clock,
             cancel,
             &mut boards,
         )?);
@@ -96,6 +100,7 @@ fn start_board(
     config: &Config,
     hub: &Hub,
     journal: &Journal,
+    clock: HostClock,
     cancel: &CancellationToken,
     boards: &mut Boards,
 ) -> Result<recovery::Job, StartError> {
@@ -123,7 +128,13 @@ fn start_board(
             forward_beats: false,
             ..LinkConfig::expecting(&kinds)
         };
-        let (handle, task) = spawn_link(connector, config, event_tx.clone(), cancel.child_token());
+        let (handle, task) = spawn_link_with_clock(
+            connector,
+            config,
+            event_tx.clone(),
+            cancel.child_token(),
+            Arc::new(clock),
+        );
         boards.links.push(task);
         links.insert(label, (handle, kinds));
     }
@@ -133,7 +144,7 @@ fn start_board(
         links,
         journal: journal.clone(),
         hub: hub.clone(),
-        clock: HostClock::system(),
+        clock,
         unjournaled: unjournaled::Unjournaled::default(),
         in_flight: None,
     };

@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
+use super::alarm::Alarm;
 use super::clock::HostClock;
 use super::control::ControlMsg;
 use super::devices::{command_frame, inputs_of};
@@ -68,9 +69,9 @@ pub(crate) async fn run(
         metrics::gauge!("goban_board_input_queue_depth", "board" => ledger.id().to_string());
     let alarm_late = metrics::histogram!("goban_board_alarm_late_seconds");
     let publish_wait = metrics::histogram!("goban_board_publish_wait_seconds");
+    let mut alarm = Alarm::new(wiring.clock);
     loop {
         let due_ms = ledger.poll_timeout();
-        let deadline = due_ms.map(|at| wiring.clock.alarm_for(at));
         retry_at = match (wiring.unjournaled.len(), retry_at) {
             (0, _) => None,
             (_, None) => Some(Instant::now() + RETRY_EVERY),
@@ -92,9 +93,9 @@ pub(crate) async fn run(
                     land(in_flight.into_sealed(), answer, &wiring);
                 }
             }
-            () = sleep_until(deadline) => {
-                // The alarm rings within the millisecond before the deadline: the referee's time
-                // is whole milliseconds, and it is the deadline's.
+            () = alarm.ring_at(due_ms) => {
+                // The referee's time is whole milliseconds, and it is the deadline's (Tokio's
+                // timer, where there is no precise alarm, rings within the millisecond before).
                 let now = wiring.clock.now_ms().max(due_ms.unwrap_or(0));
                 if let Some(due) = due_ms {
                     let late = Instant::now().saturating_duration_since(wiring.clock.instant_of(due));
