@@ -42,6 +42,8 @@ pub async fn start(config: Config) -> anyhow::Result<Daemon> {
     // First: metric handles that boards and links keep are taken from the recorder installed
     // when they start (HTTP takes the same recorder's handle for /metrics below).
     let _ = crate::http::install_metrics();
+    // Raised before the config was read (cli.rs); said now that the log is set up.
+    crate::open_files::report(config.boards.len());
     let journal = Journal::open(&config.journal)
         .with_context(|| format!("opening the journal {}", config.journal.path.display()))?;
     let hub = Hub::new(8192, Arc::new(journal.archive()?));

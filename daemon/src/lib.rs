@@ -21,6 +21,7 @@ pub mod hub;
 pub mod journal;
 pub mod logging;
 pub mod mqtt;
+pub mod open_files;
 mod runtime;
 mod telemetry;
 pub mod tournament;
