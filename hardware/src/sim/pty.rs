@@ -1,7 +1,7 @@
 //! In-process pseudo-terminals: the device holds the master, the host opens the slave path like a serial port.
 
 use crate::error::HardwareError;
-use nix::fcntl::{FcntlArg, OFlag, fcntl};
+use nix::fcntl::{FcntlArg, FdFlag, OFlag, fcntl};
 use nix::pty::openpty;
 use nix::sys::termios::{SetArg, cfmakeraw, tcgetattr, tcsetattr};
 use std::io;
@@ -27,6 +27,11 @@ impl PtyDevice {
     /// Creates a pseudo-terminal in raw mode (no echo, no CR/LF translation). Needs a runtime.
     pub fn open() -> Result<Self, HardwareError> {
         let pty = openpty(None, None)?;
+        // Not inherited by programs this process starts (a daemon under test): a child holding
+        // the master would keep the port alive after the device is dropped (unplugged).
+        for fd in [&pty.master, &pty.slave] {
+            fcntl(fd, FcntlArg::F_SETFD(FdFlag::FD_CLOEXEC))?;
+        }
         let mut termios = tcgetattr(&pty.slave)?;
         cfmakeraw(&mut termios);
         tcsetattr(&pty.slave, SetArg::TCSANOW, &termios)?;
