@@ -25,8 +25,10 @@
 //! boards among the N, default 4), `GOBAN_HALL_GAP_MS` (a probe's pause after each press,
 //! default 700), `GOBAN_HALL_SETTLE_MS` (the daemon's `settle_time`, default 300),
 //! `GOBAN_HALL_PROBE_JITTER_MS` (up to this much added to a probe's pause, different for each probe
-//! and move, default 0: the probes start together and pace themselves on the daemon's answers,
-//! so they stay in step and several settle in the same millisecond),
+//! and move, default 300: a player's thinking time varies. At 0 the probes, which start together
+//! and pace themselves on the daemon's answers, stay in step, and five or six of them settle in
+//! the same millisecond again and again, which the hall's human-pace tables never do: a stress
+//! of its own, reported apart in docs/performance.md),
 //! `GOBAN_HALL_SPEED` (the tables' pace, default 1.0: human; a faster pace reaches the
 //! memory of late games within a short run, at a higher rate of moves),
 //! `GOBAN_HALL_DELAY` (the daemon's `broadcast_delay` in seconds, default 0: with one, the
@@ -118,7 +120,7 @@ impl Settings {
             measure: Duration::from_secs(env_or("GOBAN_HALL_SECONDS", 60)),
             wrk: Duration::from_secs(env_or("GOBAN_HALL_WRK", 10)),
             gap: Duration::from_millis(env_or("GOBAN_HALL_GAP_MS", 700)),
-            jitter: Duration::from_millis(env_or("GOBAN_HALL_PROBE_JITTER_MS", 0)),
+            jitter: Duration::from_millis(env_or("GOBAN_HALL_PROBE_JITTER_MS", 300)),
             settle_ms: env_or("GOBAN_HALL_SETTLE_MS", 300),
             speed: env_or("GOBAN_HALL_SPEED", 1.0),
             delay_s: env_or("GOBAN_HALL_DELAY", 0),

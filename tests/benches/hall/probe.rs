@@ -145,8 +145,53 @@ fn probe_move(i: usize) -> (usize, u8, String) {
     (row * 19 + col, colour, name)
 }
 
-/// When each probe move (board, point) reached a channel.
-pub(super) type Arrivals = Arc<Mutex<HashMap<(String, String), Instant>>>;
+/// When each probe move (board, point) reached a channel; the probes wait on `noted` rather
+/// than poll, so the bench does not wake every 2 ms per probe on the daemon's two cores.
+#[derive(Default)]
+pub(super) struct ArrivalBook {
+    times: Mutex<HashMap<(String, String), Instant>>,
+    noted: tokio::sync::Notify,
+}
+
+pub(super) type Arrivals = Arc<ArrivalBook>;
+
+impl ArrivalBook {
+    fn note(&self, key: (String, String), at: Instant) {
+        self.times.lock().expect("arrivals").insert(key, at);
+        self.noted.notify_waiters();
+    }
+
+    fn get(&self, key: &(String, String)) -> Option<Instant> {
+        self.times.lock().expect("arrivals").get(key).copied()
+    }
+}
+
+/// When a probe move reached SSE and MQTT, waiting for both until `until` (or `cancel`).
+async fn arrivals_of(
+    key: &(String, String),
+    sse: &ArrivalBook,
+    mqtt: &ArrivalBook,
+    until: Instant,
+    cancel: &CancellationToken,
+) -> (Option<Instant>, Option<Instant>) {
+    loop {
+        // Registered before the maps are read, so a note made in between still wakes us.
+        let (sse_noted, mqtt_noted) = (sse.noted.notified(), mqtt.noted.notified());
+        tokio::pin!(sse_noted, mqtt_noted);
+        sse_noted.as_mut().enable();
+        mqtt_noted.as_mut().enable();
+        let seen = (sse.get(key), mqtt.get(key));
+        if seen.0.is_some() && seen.1.is_some() {
+            return seen;
+        }
+        tokio::select! {
+            () = sse_noted => {}
+            () = mqtt_noted => {}
+            () = tokio::time::sleep_until(until.into()) => return seen,
+            () = cancel.cancelled() => return seen,
+        }
+    }
+}
 
 fn record_move(arrivals: &Arrivals, value: &Value, at: Instant) -> bool {
     if value["event"] != "move_played" {
@@ -155,10 +200,7 @@ fn record_move(arrivals: &Arrivals, value: &Value, at: Instant) -> bool {
     if let (Some(board), Some(point)) = (value["board"].as_str(), value["point"].as_str())
         && board.starts_with("probe-")
     {
-        arrivals
-            .lock()
-            .expect("arrivals")
-            .insert((board.to_owned(), point.to_owned()), at);
+        arrivals.note((board.to_owned(), point.to_owned()), at);
     }
     true
 }
@@ -309,15 +351,7 @@ pub(super) async fn play_probe(
         };
         let key = (name.clone(), point);
         let wait_until = written + Duration::from_secs(5);
-        let (mut at_sse, mut at_mqtt) = (None, None);
-        while Instant::now() < wait_until && !cancel.is_cancelled() {
-            at_sse = sse.lock().expect("sse").get(&key).copied();
-            at_mqtt = mqtt.lock().expect("mqtt").get(&key).copied();
-            if at_sse.is_some() && at_mqtt.is_some() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(2)).await;
-        }
+        let (at_sse, at_mqtt) = arrivals_of(&key, &sse, &mqtt, wait_until, &cancel).await;
         samples.push(Sample {
             board: name.clone(),
             number: i + 1,
