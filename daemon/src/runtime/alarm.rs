@@ -1,10 +1,11 @@
 //! A board's alarm: wakes its task at a referee deadline (a settle time, a clock reading, a
-//! byo-yomi call) within tens of microseconds of it, not anywhere in the millisecond after.
+//! byo-yomi call), at its instant and never before it, not anywhere in the millisecond around it.
 //!
 //! Tokio's timer works in whole milliseconds, and its worker sleeps a whole number of them
-//! from wherever in a millisecond it went to sleep: in a 512-board hall an alarm set for an
-//! instant rang anywhere from 0 to 1 ms after it (docs/performance.md, "The alarm that rang
-//! anywhere in its millisecond"). On Linux each board therefore has a `timerfd`, re-armed
+//! from wherever in a millisecond it went to sleep: in a 512-board hall a deadline's alarm,
+//! set a millisecond early to make up for the rounding, rang anywhere from 0.6 ms before it
+//! to 1 ms after, by an offset each run drew at start (docs/performance.md, "The alarm that
+//! rang anywhere in its millisecond"). On Linux each board therefore has a `timerfd`, re-armed
 //! when its next deadline changes and read through Tokio's reactor, whose readiness wakes a
 //! worker at once. Elsewhere, and on a clock Tokio paused (tests), Tokio's timer is used.
 
