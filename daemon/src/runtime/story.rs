@@ -90,6 +90,10 @@ mod tests {
             let span = tracing::info_span!("board", board = %"table-7");
             let _inside = span.enter();
             for kind in kinds {
+                // Another test's thread (a board replaying moves, with no subscriber) may have
+                // registered these log lines while this subscriber was being set, and left them
+                // cached as never enabled (1 run in 40 of `runtime::`): recompute before each.
+                tracing::callsite::rebuild_interest_cache();
                 log(kind);
             }
         });
