@@ -3,7 +3,7 @@
 //! A hall holds about three descriptors a board (the board's and the clock's serial ports, the
 //! board's alarm) besides the journal, the broker and every HTTP client. A service manager
 //! usually starts a service with a soft limit of 1,024 (systemd's default, under a hard limit
-//! of 524,288): a 512-board hall needs about 1,700, and its ports past the limit would fail to
+//! of 524,288): a 512-board hall needs about 1,570, and its ports past the limit would fail to
 //! open with "too many open files". The soft limit is the process's own to raise up to the hard
 //! one, as Go's runtime does for every program since Go 1.19.
 
