@@ -114,7 +114,7 @@ pub fn main() -> ExitCode {
         Command::Backup { source, out } => crate::archive::command::run_backup(&source, &out),
         command => {
             // Before anything opens: a hall needs more files than a service's usual 1,024.
-            crate::open_files::raise();
+            let _ = crate::open_files::raise();
             let runtime = match tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
                 .build()

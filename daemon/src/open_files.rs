@@ -22,27 +22,24 @@ pub(crate) fn needed(boards: usize) -> u64 {
 static RAISED: OnceLock<Result<Limits, String>> = OnceLock::new();
 
 /// Raise the soft limit to the hard one, once per process: the first thing the daemon does,
-/// before it reads its config or opens anything.
-pub fn raise() {
-    RAISED.get_or_init(|| raise_soft_limit().map_err(|err| err.to_string()));
+/// before it reads its config or opens anything. What it did (or why it could not).
+pub fn raise() -> &'static Result<Limits, String> {
+    RAISED.get_or_init(|| raise_soft_limit().map_err(|err| err.to_string()))
 }
 
 /// Say in the log what [`raise`] did (raising it now if it was not), and warn when even the
 /// hard limit is below what a hall of `boards` needs.
 pub(crate) fn report(boards: usize) {
-    raise();
-    let need = needed(boards);
-    match RAISED.get() {
-        Some(Ok(Limits { before, now })) => {
+    match raise() {
+        Ok(Limits { before, now }) => {
             if now > before {
                 tracing::info!(from = before, to = now, "raised the limit of open files");
             }
-            warn_if_short(*now, need);
+            warn_if_short(*now, needed(boards));
         }
-        Some(Err(err)) => {
+        Err(err) => {
             tracing::warn!(cause = %err, "could not read or raise the limit of open files");
         }
-        None => {}
     }
 }
 
@@ -57,11 +54,13 @@ fn warn_if_short(limit: u64, need: u64) {
     }
 }
 
-/// The soft limit before and after.
-#[derive(Clone, Copy, Debug)]
-struct Limits {
-    before: u64,
-    now: u64,
+/// The soft limit of open files before and after [`raise`].
+#[derive(Debug)]
+pub struct Limits {
+    /// As the process was started with.
+    pub before: u64,
+    /// Now.
+    pub now: u64,
 }
 
 fn raise_soft_limit() -> nix::Result<Limits> {

@@ -12,20 +12,10 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
-use support::{spawn_sim, wait_for, write_config};
+use support::{Daemon, spawn_sim, wait_for, write_config};
 use tokio_util::sync::CancellationToken;
 
 const BOARDS: usize = 40;
-
-/// The real binary under `prlimit --nofile=soft:hard`, killed on drop.
-struct Limited(std::process::Child);
-
-impl Drop for Limited {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// The soft and hard `Max open files` of a process, from `/proc/<pid>/limits`.
 fn open_files_limits(pid: u32) -> Option<(String, String)> {
@@ -65,8 +55,9 @@ async fn a_soft_limit_below_the_halls_needs_is_raised_and_every_port_opens() {
         r#"{"steps": []}"#,
         &cancel,
     );
-    let daemon = Limited(
-        Command::new("prlimit")
+    // The real binary under `prlimit --nofile=soft:hard`, killed on drop.
+    let daemon = Daemon {
+        child: Command::new("prlimit")
             .arg("--nofile=40:4096")
             .arg(env!("CARGO_BIN_EXE_goban-bridge"))
             .args(["run", "--config"])
@@ -76,7 +67,7 @@ async fn a_soft_limit_below_the_halls_needs_is_raised_and_every_port_opens() {
             .stderr(Stdio::inherit())
             .spawn()
             .expect("spawn prlimit goban-bridge"),
-    );
+    };
 
     let health = format!("http://127.0.0.1:{http_port}/api/v1/health");
     let seen = wait_for(&health, Duration::from_secs(60), |h| {
@@ -86,7 +77,7 @@ async fn a_soft_limit_below_the_halls_needs_is_raised_and_every_port_opens() {
     assert_eq!(healthy_boards(&seen), BOARDS, "{seen}");
     // prlimit runs the daemon in its own process: the limits are the daemon's.
     assert_eq!(
-        open_files_limits(daemon.0.id()),
+        open_files_limits(daemon.child.id()),
         Some(("4096".to_owned(), "4096".to_owned())),
         "the soft limit was raised to the hard one"
     );

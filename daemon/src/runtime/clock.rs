@@ -60,8 +60,8 @@ impl HostClock {
     /// it has no timer descriptor, `runtime/alarm.rs`): one millisecond before its instant.
     /// Tokio's timer rounds a sleep up to its next millisecond tick and the poller's timeout up
     /// to a whole millisecond again, so an alarm set at the instant itself rings 0-2 ms late,
-    /// one set a millisecond early rings within a millisecond of it. The caller then hands the referee
-    /// the deadline's time, which it has reached to the millisecond.
+    /// one set a millisecond early rings within a millisecond of it. The caller then hands the
+    /// referee the deadline's time, which it has reached to the millisecond.
     pub(crate) fn alarm_for(&self, at_ms: u64) -> Instant {
         let at = self.instant_of(at_ms);
         at.checked_sub(ALARM_LEAD).unwrap_or(at)
