@@ -35,7 +35,9 @@
 //! public SSE and MQTT the probes follow are late by it, so only the memory and CPU figures
 //! mean anything), `GOBAN_HALL_MQTT_PORT` (default 1883), `GOBAN_HALL_BIN` (the daemon binary, default
 //! `target/release/goban-bridge` of this workspace), `GOBAN_HALL_KEEP=1` keeps the work
-//! directory (config, journal, daemon log) and prints where it is.
+//! directory (config, journal, daemon log) and prints where it is, `GOBAN_HALL_LOG` sets the
+//! daemon's `RUST_LOG` (default `warn`; the slowest probe moves are listed with the time their
+//! DIFF was written, to be found in that log).
 
 use std::collections::HashMap;
 use std::os::unix::process::CommandExt;
@@ -440,7 +442,10 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
         .args(["run", "--config"])
         .arg(&config_path)
         .current_dir(work.path())
-        .env("RUST_LOG", "warn")
+        .env(
+            "RUST_LOG",
+            std::env::var("GOBAN_HALL_LOG").unwrap_or_else(|_| "warn".into()),
+        )
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
         .stdout(log.try_clone()?)

@@ -53,6 +53,7 @@ pub(super) fn report(samples: &[Sample], settle: f64) -> Ingest {
         counted.len(),
         percentiles(apart)
     );
+    println!("  the slowest on SSE: {}", slowest_on_sse(&counted, settle));
     let mut slow: Vec<(f64, String)> = counted
         .iter()
         .filter_map(|s| {
@@ -79,6 +80,36 @@ pub(super) fn report(samples: &[Sample], settle: f64) -> Ingest {
         sse_missing,
         mqtt_missing,
     }
+}
+
+/// The ten slowest SSE arrivals with the wall-clock time their DIFF was written (UTC, to the
+/// millisecond), to be found in the daemon's log (`GOBAN_HALL_LOG`).
+fn slowest_on_sse(counted: &[&Sample], settle: f64) -> String {
+    let (now, wall_now) = (Instant::now(), std::time::SystemTime::now());
+    let mut slow: Vec<(f64, &Sample)> = counted
+        .iter()
+        .filter_map(|s| Some((ms(s.sse?.saturating_duration_since(s.written)) - settle, *s)))
+        .collect();
+    slow.sort_by(|a, b| b.0.total_cmp(&a.0));
+    slow.iter()
+        .take(10)
+        .map(|(late, s)| {
+            let wall = wall_now - now.saturating_duration_since(s.written);
+            let of_day = wall
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_millis() % 86_400_000);
+            format!(
+                "{late:.2} ms ({} move {}, written {:02}:{:02}:{:02}.{:03})",
+                s.board,
+                s.number,
+                of_day / 3_600_000,
+                of_day / 60_000 % 60,
+                of_day / 1000 % 60,
+                of_day % 1000
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// "a / b / c" of [`percentiles`]' "p50 a / p99 b / max c ms (n = …)".

@@ -83,7 +83,21 @@ fn quantile(before: &Histogram, after: &Histogram, q: f64) -> Option<f64> {
     })
 }
 
-/// One line per stage over the window: count, mean, p50, p99 and p99.9 (bucket bounds, ms).
+/// How many of what `after` added to `before` lie above the bucket bound `bound` (seconds).
+fn over(before: &Histogram, after: &Histogram, bound: f64) -> u64 {
+    let at_most = |h: &Histogram| {
+        h.buckets
+            .iter()
+            .find(|(b, _)| (*b - bound).abs() < 1e-12)
+            .map_or(0, |(_, c)| *c)
+    };
+    let count = after.count.saturating_sub(before.count);
+    count.saturating_sub(at_most(after).saturating_sub(at_most(before)))
+}
+
+/// One line per stage over the window: count, mean, p50, p99 and p99.9 (bucket bounds, ms),
+/// and how many took over 2.5 and over 5 ms (a tail that the p99 of a few hundred probe moves
+/// cannot show).
 pub(crate) fn report(before: &Scrape, after: &Scrape) -> String {
     if before.0.is_empty() || after.0.is_empty() {
         return "  (no /metrics page: the daemon's metrics are off or it did not answer)"
@@ -97,10 +111,12 @@ pub(crate) fn report(before: &Scrape, after: &Scrape) -> String {
             let count = a.count.saturating_sub(b.count);
             let mean = (a.sum - b.sum) / count.max(1) as f64 * 1e3;
             format!(
-                "  {label}: n = {count}, mean {mean:.3} ms, p50 {} / p99 {} / p99.9 {} ms",
+                "  {label}: n = {count}, mean {mean:.3} ms, p50 {} / p99 {} / p99.9 {} ms, over 2.5 / 5 ms: {} / {}",
                 ms(quantile(b, a, 0.5)),
                 ms(quantile(b, a, 0.99)),
                 ms(quantile(b, a, 0.999)),
+                over(b, a, 0.0025),
+                over(b, a, 0.005),
             )
         })
         .collect::<Vec<_>>()
