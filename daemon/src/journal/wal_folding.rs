@@ -28,12 +28,10 @@
 //! before, until a pass finds fewer than [`FEW_FRAMES`] new frames; only then
 //! is the writer told to finish.
 //!
-//! A pass over ten seconds of frames also keeps a processor busy for 60 to
-//! 130 ms (512 boards: 23,000 frames, 90 MB read back), and on a machine of
-//! two cores the boards' moves waited for it: half of the slowest moves of a
-//! run were published during a fold. Folding is never urgent, so the thread
-//! runs at the scheduler's idle priority ([`yield_to_the_hall`]): it takes
-//! only what nobody else wants.
+//! The thread keeps the usual priority. At `SCHED_IDLE` the hall's journal
+//! tail was smaller, but beside a writer that never paused its passes got no
+//! processor time while in progress, and the WAL seldom started over: under
+//! a full load the disk would fill.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -125,7 +123,6 @@ impl Drop for WalFolding {
 }
 
 fn run(path: &PathBuf, every: Duration, stopped: &Receiver<()>, signal: &FoldSignal) {
-    yield_to_the_hall();
     let mut conn = None;
     // Nothing is ever sent: the sender dropped is the stop.
     while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(every) {
@@ -165,28 +162,6 @@ fn wal_path(path: &Path) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push("-wal");
     PathBuf::from(name)
-}
-
-/// Puts the calling thread at the scheduler's idle priority (`SCHED_IDLE`), or failing that at
-/// the lowest of the normal ones (nice 19): any board's work runs before it. Neither needs a
-/// privilege. Where neither can be set, the thread folds at the usual priority, as before.
-fn yield_to_the_hall() {
-    use thread_priority::{
-        NormalThreadSchedulePolicy, ThreadPriority, ThreadSchedulePolicy,
-        set_thread_priority_and_policy, thread_native_id,
-    };
-    let lowest = |policy| {
-        set_thread_priority_and_policy(
-            thread_native_id(),
-            ThreadPriority::Min,
-            ThreadSchedulePolicy::Normal(policy),
-        )
-    };
-    if let Err(err) = lowest(NormalThreadSchedulePolicy::Idle)
-        .or_else(|_| lowest(NormalThreadSchedulePolicy::Other))
-    {
-        tracing::debug!(cause = ?err, "the WAL-folding thread keeps the usual priority");
-    }
 }
 
 /// What [`fold_until_few_left`] did.
@@ -262,17 +237,22 @@ mod tests {
         writer
     }
 
+    /// Commits `n` transactions of one 4 KB page each.
+    fn commit_pages(writer: &Connection, n: usize) {
+        for _ in 0..n {
+            writer
+                .execute("INSERT INTO t VALUES (zeroblob(4000))", [])
+                .expect("insert");
+        }
+    }
+
     #[test]
     fn the_wal_is_folded_by_the_thread_and_not_by_the_writer() {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("j.sqlite");
         let writer = wal_writer(&path);
         // About 1,200 pages: past SQLite's default threshold of 1,000, which would have folded.
-        for _ in 0..1_200 {
-            writer
-                .execute("INSERT INTO t VALUES (zeroblob(4000))", [])
-                .expect("insert");
-        }
+        commit_pages(&writer, 1_200);
         let reader = Connection::open(&path).expect("reader");
         let before: i64 = reader
             .query_row("PRAGMA page_count", [], |r| r.get(0))
@@ -295,64 +275,20 @@ mod tests {
         assert_eq!(frames, folded, "frames left unfolded");
     }
 
-    /// The scheduling policy of this process's thread named `name`, from /proc (field 41 of
-    /// `stat`: 0 normal, 3 batch, 5 idle).
-    fn policy_of_thread(name: &str) -> Option<u32> {
-        std::fs::read_dir("/proc/self/task").ok()?.find_map(|task| {
-            let dir = task.ok()?.path();
-            let comm = std::fs::read_to_string(dir.join("comm")).ok()?;
-            if comm.trim() != name {
-                return None;
-            }
-            let stat = std::fs::read_to_string(dir.join("stat")).ok()?;
-            // Fields after the command name, which ends with the last ')': the 3rd is field 3.
-            let after = &stat[stat.rfind(')')? + 2..];
-            after.split(' ').nth(41 - 3)?.parse().ok()
-        })
-    }
-
-    #[test]
-    fn the_folding_thread_runs_at_idle_priority() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("j.sqlite");
-        let _writer = wal_writer(&path);
-        let folding = WalFolding::start(&path, Duration::from_secs(60), FoldSignal::default())
-            .expect("start");
-        // The thread sets its priority first thing; give it the time to start.
-        let until = std::time::Instant::now() + Duration::from_secs(5);
-        let mut policy = None;
-        while std::time::Instant::now() < until && policy != Some(5) {
-            std::thread::sleep(Duration::from_millis(10));
-            policy = policy_of_thread("journal-wal");
-        }
-        drop(folding);
-        assert_eq!(
-            policy,
-            Some(5),
-            "the folding thread is not at SCHED_IDLE (5)"
-        );
-    }
-
     #[test]
     fn the_thread_folds_again_until_a_pass_finds_few_new_frames() {
         let dir = tempfile::tempdir().expect("tempdir");
         let path = dir.path().join("j.sqlite");
         let writer = wal_writer(&path);
         // An interval's backlog: a thousand pages waiting to be folded.
-        for _ in 0..1_000 {
-            writer
-                .execute("INSERT INTO t VALUES (zeroblob(4000))", [])
-                .expect("insert");
-        }
+        commit_pages(&writer, 1_000);
         // A hall that keeps committing, a page every 200 µs, while the thread folds.
         let stop = Arc::new(AtomicBool::new(false));
         let committing = {
             let stop = Arc::clone(&stop);
             std::thread::spawn(move || {
                 while !stop.load(Ordering::Acquire) {
-                    writer
-                        .execute("INSERT INTO t VALUES (zeroblob(4000))", [])
-                        .expect("insert");
+                    commit_pages(&writer, 1);
                     std::thread::sleep(Duration::from_micros(200));
                 }
             })
@@ -386,9 +322,7 @@ mod tests {
         let (mut commits, mut largest_wal) = (0_u64, 0_u64);
         let until = std::time::Instant::now() + Duration::from_millis(1_500);
         while std::time::Instant::now() < until || commits < 2_000 {
-            writer
-                .execute("INSERT INTO t VALUES (zeroblob(4000))", [])
-                .expect("insert");
+            commit_pages(&writer, 1);
             commits += 1;
             finish_fold(&writer, &signal);
             largest_wal = largest_wal.max(std::fs::metadata(&wal).map_or(0, |m| m.len()));
