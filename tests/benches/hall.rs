@@ -33,7 +33,9 @@
 //! memory of late games within a short run, at a higher rate of moves),
 //! `GOBAN_HALL_DELAY` (the daemon's `broadcast_delay` in seconds, default 0: with one, the
 //! public SSE and MQTT the probes follow are late by it, so only the memory and CPU figures
-//! mean anything), `GOBAN_HALL_MQTT_PORT` (default 1883), `GOBAN_HALL_BIN` (the daemon binary, default
+//! mean anything), `GOBAN_HALL_MQTT_PORT` (a running broker's port; by default the bench
+//! starts its own Mosquitto with `set_tcp_nodelay true`, as deploy/mosquitto.conf sets it:
+//! `hall/broker.rs`), `GOBAN_HALL_BIN` (the daemon binary, default
 //! `target/release/goban-bridge` of this workspace), `GOBAN_HALL_KEEP=1` keeps the work
 //! directory (config, journal, daemon log) and prints where it is, `GOBAN_HALL_LOG` sets the
 //! daemon's `RUST_LOG` (default `warn`; the slowest probe moves are listed with the time their
@@ -47,6 +49,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+#[path = "hall/broker.rs"]
+mod broker;
 #[path = "hall/latency.rs"]
 mod latency;
 #[path = "hall/probe.rs"]
@@ -126,7 +130,7 @@ impl Settings {
             settle_ms: env_or("GOBAN_HALL_SETTLE_MS", 300),
             speed: env_or("GOBAN_HALL_SPEED", 1.0),
             delay_s: env_or("GOBAN_HALL_DELAY", 0),
-            mqtt_port: env_or("GOBAN_HALL_MQTT_PORT", 1883),
+            mqtt_port: env_or("GOBAN_HALL_MQTT_PORT", 0),
             bin,
             keep: std::env::var("GOBAN_HALL_KEEP").is_ok_and(|v| v == "1"),
         }
@@ -149,8 +153,21 @@ fn main() -> Result<()> {
     runtime.block_on(run(settings))
 }
 
-async fn run(settings: Settings) -> Result<()> {
+async fn run(mut settings: Settings) -> Result<()> {
     println!("hall bench: {}", load());
+    // Port 0: the bench's own broker, configured as deploy/mosquitto.conf is.
+    let _broker = if settings.mqtt_port == 0 {
+        let broker = broker::PrivateBroker::start()?;
+        settings.mqtt_port = broker.port;
+        println!(
+            "MQTT: the bench's own mosquitto on port {} (set_tcp_nodelay true)",
+            broker.port
+        );
+        Some(broker)
+    } else {
+        println!("MQTT: the broker on port {}", settings.mqtt_port);
+        None
+    };
     println!(
         "a DIFF frame of about 25 bytes takes {WIRE_MS:.2} ms on the wire at 115200 baud (8N1)"
     );
