@@ -47,7 +47,7 @@ pub(crate) const FOLD_EVERY: Duration = Duration::from_secs(10);
 
 /// A fold is handed to the writer once one pass of this thread folds fewer new frames than
 /// this (256 pages, 1 MB: about a tenth of a second of a 512-board hall's commits).
-pub(crate) const FEW_FRAMES: i64 = 256;
+const FEW_FRAMES: i64 = 256;
 
 /// Most passes of one fold: a writer committing faster than a pass folds never leaves few
 /// frames, and the fold is then handed over as it is.
@@ -223,6 +223,15 @@ mod tests {
         fold(conn).expect("checkpoint")
     }
 
+    /// A new journal file in a temporary directory (kept while the first is alive), its path,
+    /// and a writer's connection to it ([`wal_writer`]).
+    fn new_journal() -> (tempfile::TempDir, PathBuf, Connection) {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("j.sqlite");
+        let writer = wal_writer(&path);
+        (dir, path, writer)
+    }
+
     /// A writer's connection as the journal opens it: WAL, `synchronous=NORMAL`, never folding.
     fn wal_writer(path: &Path) -> Connection {
         let writer = Connection::open(path).expect("open");
@@ -248,9 +257,7 @@ mod tests {
 
     #[test]
     fn the_wal_is_folded_by_the_thread_and_not_by_the_writer() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("j.sqlite");
-        let writer = wal_writer(&path);
+        let (_dir, path, writer) = new_journal();
         // About 1,200 pages: past SQLite's default threshold of 1,000, which would have folded.
         commit_pages(&writer, 1_200);
         let reader = Connection::open(&path).expect("reader");
@@ -277,9 +284,7 @@ mod tests {
 
     #[test]
     fn the_thread_folds_again_until_a_pass_finds_few_new_frames() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("j.sqlite");
-        let writer = wal_writer(&path);
+        let (_dir, path, writer) = new_journal();
         // An interval's backlog: a thousand pages waiting to be folded.
         commit_pages(&writer, 1_000);
         // A hall that keeps committing, a page every 200 µs, while the thread folds.
@@ -311,9 +316,7 @@ mod tests {
 
     #[test]
     fn a_writer_that_commits_all_the_time_still_sees_the_wal_start_over() {
-        let dir = tempfile::tempdir().expect("tempdir");
-        let path = dir.path().join("j.sqlite");
-        let writer = wal_writer(&path);
+        let (_dir, path, writer) = new_journal();
         let wal = wal_path(&path);
         let signal = FoldSignal::default();
         let folding =

@@ -53,7 +53,7 @@ pub(super) fn report(samples: &[Sample], settle: f64) -> Ingest {
         counted.len(),
         percentiles(apart)
     );
-    println!("  the slowest on SSE: {}", slowest_on_sse(&counted, settle));
+    println!("  the slowest on SSE: {}", slowest_on_sse(&counted, late));
     let mut slow: Vec<(f64, String)> = counted
         .iter()
         .filter_map(|s| {
@@ -84,11 +84,11 @@ pub(super) fn report(samples: &[Sample], settle: f64) -> Ingest {
 
 /// The ten slowest SSE arrivals with the wall-clock time their DIFF was written (UTC, to the
 /// millisecond), to be found in the daemon's log (`GOBAN_HALL_LOG`).
-fn slowest_on_sse(counted: &[&Sample], settle: f64) -> String {
+fn slowest_on_sse(counted: &[&Sample], late: impl Fn(&Sample, Instant) -> f64) -> String {
     let (now, wall_now) = (Instant::now(), std::time::SystemTime::now());
     let mut slow: Vec<(f64, &Sample)> = counted
         .iter()
-        .filter_map(|s| Some((ms(s.sse?.saturating_duration_since(s.written)) - settle, *s)))
+        .filter_map(|s| Some((late(s, s.sse?), *s)))
         .collect();
     slow.sort_by(|a, b| b.0.total_cmp(&a.0));
     slow.iter()

@@ -69,30 +69,29 @@ fn parse(text: &str) -> Scrape {
     )
 }
 
+/// The cumulative count of `histogram` at the bucket bound `bound` (0 if it has none).
+fn at_most(histogram: &Histogram, bound: f64) -> u64 {
+    histogram
+        .buckets
+        .iter()
+        .find(|(b, _)| *b == bound)
+        .map_or(0, |(_, c)| *c)
+}
+
 /// The upper bound of the bucket holding quantile `q` of what `after` added to `before`.
 fn quantile(before: &Histogram, after: &Histogram, q: f64) -> Option<f64> {
     let count = after.count.checked_sub(before.count)?;
     let rank = (q * count as f64).ceil() as u64;
     after.buckets.iter().find_map(|&(bound, cumulative)| {
-        let earlier = before
-            .buckets
-            .iter()
-            .find(|(b, _)| *b == bound)
-            .map_or(0, |(_, c)| *c);
+        let earlier = at_most(before, bound);
         (count > 0 && cumulative.saturating_sub(earlier) >= rank).then_some(bound)
     })
 }
 
 /// How many of what `after` added to `before` lie above the bucket bound `bound` (seconds).
 fn over(before: &Histogram, after: &Histogram, bound: f64) -> u64 {
-    let at_most = |h: &Histogram| {
-        h.buckets
-            .iter()
-            .find(|(b, _)| (*b - bound).abs() < 1e-12)
-            .map_or(0, |(_, c)| *c)
-    };
     let count = after.count.saturating_sub(before.count);
-    count.saturating_sub(at_most(after).saturating_sub(at_most(before)))
+    count.saturating_sub(at_most(after, bound).saturating_sub(at_most(before, bound)))
 }
 
 /// One line per stage over the window: count, mean, p50, p99 and p99.9 (bucket bounds, ms),
