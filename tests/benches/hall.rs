@@ -11,8 +11,10 @@
 //! /proc, and `wrk` on `GET /api/v1/boards/{id}` against an axum server serving the same bytes
 //! as a static string (and a hello world) in the same run. It also prints the daemon's own
 //! stages over the window, read from its `/metrics` (`hall/stages.rs`): how late its timers
-//! woke the boards and how long a move waited for the journal. Before the halls it measures
-//! the harness's own cost: a pty round trip and a publish-to-receive loop on the broker.
+//! woke the boards and how long a move waited for the journal. It measures the harness's own
+//! cost, a pty round trip and a publish-to-receive loop on the broker, before the halls on the
+//! idle machine and again during each hall's window, at about the probes' rate: the same paths
+//! under the same load, with no daemon in them.
 //!
 //! Not run in CI. Build the daemon, then run the bench (from the workspace root):
 //!
@@ -171,13 +173,13 @@ async fn run(mut settings: Settings) -> Result<()> {
     println!(
         "a DIFF frame of about 25 bytes takes {WIRE_MS:.2} ms on the wire at 115200 baud (8N1)"
     );
-    let pty = pty_cost(300).await?;
+    let pty = pty_cost(300, Duration::from_millis(2)).await?;
     println!(
         "harness pty, device write -> host read (tokio-serial, as the daemon reads): {}; \
          round trip: {}",
         pty.0, pty.1
     );
-    let broker = broker_cost(settings.mqtt_port, 300).await?;
+    let broker = broker_cost(settings.mqtt_port, 300, Duration::from_millis(5)).await?;
     println!("harness broker, publish (QoS 1, nodelay) -> subscriber receives: {broker}");
     println!("{}", load());
     let mut rows = Vec::new();
@@ -216,6 +218,10 @@ fn percentiles(mut values: Vec<f64>) -> String {
     )
 }
 
+/// The pause between rounds of the harness's own paths measured during a hall's window: a
+/// round every 70 ms or so, about as many samples as the probes make.
+const UNDER_LOAD_PAUSE: Duration = Duration::from_millis(70);
+
 fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
@@ -225,8 +231,8 @@ fn frame(body: &str) -> Vec<u8> {
 }
 
 /// The pty path alone: a DIFF-sized frame written on the master, read on the slave opened as the
-/// daemon opens its ports, and echoed back.
-async fn pty_cost(rounds: usize) -> Result<(String, String)> {
+/// daemon opens its ports, and echoed back; `pause` between rounds.
+async fn pty_cost(rounds: usize, pause: Duration) -> Result<(String, String)> {
     let device = PtyDevice::open()?;
     let path = device.path().to_path_buf();
     let mut host = open_serial(&path, &SerialSettings::default())?;
@@ -248,7 +254,7 @@ async fn pty_cost(rounds: usize) -> Result<(String, String)> {
             got += dev_read.read(&mut buf[got..]).await?;
         }
         round_trip.push(ms(start.elapsed()));
-        tokio::time::sleep(Duration::from_millis(2)).await;
+        tokio::time::sleep(pause).await;
     }
     Ok((percentiles(one_way), percentiles(round_trip)))
 }
@@ -262,8 +268,9 @@ fn mqtt_options(id: &str, port: u16) -> (MqttOptions, NetworkOptions) {
     (options, network)
 }
 
-/// Publish -> receive through the broker, without the daemon: QoS 1, 400-byte payloads.
-async fn broker_cost(port: u16, rounds: usize) -> Result<String> {
+/// Publish -> receive through the broker, without the daemon: QoS 1, 400-byte payloads, `pause`
+/// between rounds.
+async fn broker_cost(port: u16, rounds: usize, pause: Duration) -> Result<String> {
     let topic = format!("goban-hall-loop-{}", std::process::id());
     let (received_tx, mut received) = mpsc::unbounded_channel::<(u64, Instant)>();
     let (options, network) = mqtt_options(&format!("{topic}-sub"), port);
@@ -321,7 +328,7 @@ async fn broker_cost(port: u16, rounds: usize) -> Result<String> {
             Ok(Some((got, at))) if got == index => latencies.push(ms(at - sent)),
             _ => {}
         }
-        tokio::time::sleep(Duration::from_millis(5)).await;
+        tokio::time::sleep(pause).await;
     }
     sub_task.abort();
     pub_task.abort();
@@ -549,6 +556,10 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
     let rss_start = proc_rss_kb(pid, "VmRSS:").unwrap_or(0);
     let stages_start = stages::scrape(&http, &base).await.unwrap_or_default();
     measuring.store(true, Ordering::Relaxed);
+    // The harness's own paths again, under the hall's load, at about the probes' rate.
+    let rounds = (settings.measure.as_millis() / UNDER_LOAD_PAUSE.as_millis()) as usize * 9 / 10;
+    let pty_under_load = tokio::spawn(pty_cost(rounds, UNDER_LOAD_PAUSE));
+    let broker_under_load = tokio::spawn(broker_cost(settings.mqtt_port, rounds, UNDER_LOAD_PAUSE));
     let mut rss_max = 0;
     while t0.elapsed() < settings.measure {
         rss_max = rss_max.max(proc_rss_kb(pid, "VmRSS:").unwrap_or(0));
@@ -581,6 +592,15 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
         path.push(suffix);
         std::fs::metadata(path).map_or(0.0, |m| m.len() as f64 / 1e6)
     };
+    let pty = pty_under_load.await??;
+    println!(
+        "harness pty under the hall's load (same window): device write -> host read {}; round trip {}",
+        pty.0, pty.1
+    );
+    println!(
+        "harness broker under the hall's load (same window): publish -> subscriber receives {}",
+        broker_under_load.await??
+    );
     println!(
         "journal at the end of the window: file {:.1} MB, WAL {:.1} MB",
         file_mb(""),
