@@ -5,6 +5,7 @@ mod batch;
 mod compact;
 mod migrations;
 mod packing;
+mod queue;
 mod recover;
 mod refusals;
 mod schema;
@@ -12,8 +13,7 @@ mod wal_folding;
 mod writer;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicU64;
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 
 use tokio::sync::{oneshot, watch};
@@ -82,18 +82,29 @@ pub enum JournalStatus {
 /// The answer to [`Journal::write_lazily`]: `Ok` once the batch is committed.
 pub(crate) type Committed = oneshot::Receiver<Result<(), JournalError>>;
 
-/// Cheap cloneable handle on the journal: writes go to one writer thread, reads use their own connection.
+/// Cheap cloneable handle on the journal: writes go through one writer connection (a move
+/// commits on its board's thread when it is free, the rest on the writer thread), reads use
+/// their own connection.
 #[derive(Clone)]
 pub struct Journal {
-    requests: mpsc::Sender<writer::Request>,
+    writer: Arc<writer::Writer>,
     path: PathBuf,
-    writer: Arc<Mutex<Option<JoinHandle<()>>>>,
+    thread: Arc<Mutex<Option<JoinHandle<()>>>>,
     status: watch::Receiver<JournalStatus>,
-    /// Transactions the writer committed or tried to.
-    #[cfg(test)]
-    commits: Arc<AtomicU64>,
+    /// Closes the writer when the last handle is dropped.
+    _handles: Arc<Handles>,
     /// Folds the WAL into the file off the writer thread; stops with the last handle.
     _wal_folding: Arc<wal_folding::WalFolding>,
+}
+
+/// Shared by every handle on the journal: the last one dropped stops the writer thread, once
+/// it has committed what waits.
+struct Handles(Arc<writer::Writer>);
+
+impl Drop for Handles {
+    fn drop(&mut self) {
+        self.0.close();
+    }
 }
 
 impl Journal {
@@ -142,27 +153,25 @@ impl Journal {
                 .map_err(|err| {
                 JournalError::Sqlite(format!("cannot start the WAL folding thread: {err}"))
             })?;
-        let (requests, receiver) = mpsc::channel();
         let (status_tx, status) = watch::channel(JournalStatus::Accepting);
         let windows = writer::Windows {
             commit: config.commit_window.0,
             lazy: config.lazy_window.0,
         };
-        let commits = Arc::new(AtomicU64::new(0));
-        let counted = Arc::clone(&commits);
-        let writer = std::thread::Builder::new()
+        let writer = Arc::new(writer::Writer::new(conn, windows, status_tx, folded));
+        let running = Arc::clone(&writer);
+        let thread = std::thread::Builder::new()
             .name("journal-writer".into())
-            .spawn(move || writer::run(conn, receiver, &windows, &status_tx, &counted, &folded))
+            .spawn(move || running.run())
             .map_err(|err| {
                 JournalError::Sqlite(format!("cannot start the writer thread: {err}"))
             })?;
         Ok(Self {
-            requests,
+            _handles: Arc::new(Handles(Arc::clone(&writer))),
+            writer,
             path: config.path.clone(),
-            writer: Arc::new(Mutex::new(Some(writer))),
+            thread: Arc::new(Mutex::new(Some(thread))),
             status,
-            #[cfg(test)]
-            commits,
             _wal_folding: Arc::new(wal_folding),
         })
     }
@@ -170,7 +179,7 @@ impl Journal {
     /// Transactions committed (or tried) so far: how many commits a sequence of writes took.
     #[cfg(test)]
     pub(crate) fn commits(&self) -> u64 {
-        self.commits.load(std::sync::atomic::Ordering::Relaxed)
+        self.writer.commits()
     }
 
     /// Whether the last commit failed (disk full, read-only file): for `/health` and MQTT `status`.
@@ -189,9 +198,12 @@ impl Journal {
         &self.path
     }
 
-    /// Commit `batch`; returns once it is durable at the configured level.
+    /// Commit `batch`; returns once it is durable at the configured level. Commits on the
+    /// caller's thread when the writer's connection is free (a few hundred microseconds).
     pub async fn write(&self, batch: Batch) -> Result<(), JournalError> {
-        let done = self.send(|ack| writer::Request::Write(Box::new(batch), ack))?;
+        let (ack, done) = oneshot::channel();
+        self.writer
+            .lead(writer::Request::Write(Box::new(batch), ack))?;
         done.await.map_err(|_| JournalError::Closed)?
     }
 
@@ -206,15 +218,19 @@ impl Journal {
     /// [`Journal::write_lazily`] and not yet answered for: one commit takes both if that one
     /// still waits. If that one went out alone and was refused, this one is refused too,
     /// unwritten, so the board's batches are never stored out of order.
+    /// Commits on the caller's thread when the writer's connection is free, as [`Journal::write`].
     pub(crate) fn write_after(&self, batch: Batch) -> Result<Committed, JournalError> {
-        self.send(|ack| writer::Request::WriteAfter(Box::new(batch), ack))
+        let (ack, done) = oneshot::channel();
+        self.writer
+            .lead(writer::Request::WriteAfter(Box::new(batch), ack))?;
+        Ok(done)
     }
 
     /// Commit every batch handed over so far now, without waiting for the answer.
     pub(crate) fn hurry(&self) {
         let (ack, _) = oneshot::channel();
         // A closed journal answers the batches' own acknowledgements with `Closed`.
-        let _ = self.requests.send(writer::Request::Flush(ack));
+        let _ = self.writer.submit(writer::Request::Flush(ack));
     }
 
     /// Wait until everything written before is committed.
@@ -229,9 +245,7 @@ impl Journal {
         request: impl FnOnce(oneshot::Sender<Result<(), JournalError>>) -> writer::Request,
     ) -> Result<Committed, JournalError> {
         let (ack, done) = oneshot::channel();
-        self.requests
-            .send(request(ack))
-            .map_err(|_| JournalError::Closed)?;
+        self.writer.submit(request(ack))?;
         Ok(done)
     }
 
@@ -273,8 +287,8 @@ impl Journal {
     /// Flush, then stop the writer thread once every handle is dropped.
     pub async fn close(self) -> Result<(), JournalError> {
         self.flush().await?;
-        let handle = self.writer.lock().unwrap_or_else(|e| e.into_inner()).take();
-        drop(self.requests);
+        let handle = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
+        drop(self._handles);
         if let Some(handle) = handle {
             // Other clones may still hold senders; the thread then ends with the process.
             if handle.is_finished() {
@@ -316,5 +330,7 @@ mod checkpoint_tests;
 mod compaction_tests;
 #[cfg(test)]
 mod lazy_tests;
+#[cfg(test)]
+mod leading_tests;
 #[cfg(test)]
 mod tests;

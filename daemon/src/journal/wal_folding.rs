@@ -62,6 +62,11 @@ impl FoldSignal {
         self.0.store(true, Ordering::Release);
     }
 
+    /// Whether a fold ended that the writer has not finished yet.
+    pub(crate) fn is_raised(&self) -> bool {
+        self.0.load(Ordering::Acquire)
+    }
+
     /// Whether a fold ended since the last call.
     fn take(&self) -> bool {
         self.0.swap(false, Ordering::AcqRel)

@@ -1,4 +1,4 @@
-//! The journal's writer thread: gathers batches from every board into one transaction (group commit), then acknowledges them.
+//! The journal's writer: gathers batches from every board into one transaction (group commit), then acknowledges them.
 //!
 //! A batch that may wait (a clock reading, a device report: nothing a
 //! viewer is waiting for) is held for up to the lazy window until another
@@ -6,9 +6,19 @@
 //! held batch before it. Requests are committed in the order they arrived.
 //! A batch sent to follow its board's batch that may wait is refused,
 //! unwritten, when that one was refused in an earlier commit ([`Refusals`]).
+//!
+//! A board that must publish a move commits on its own thread when the
+//! connection is free ([`Writer::lead`]), taking along everything queued
+//! before it: its move then waits for no other thread to wake, neither to
+//! take the batch nor to hand back the answer. When the connection is busy
+//! (another board's commit, a WAL fold) it queues its batch, and whoever
+//! holds the connection next takes it. The writer thread ([`Writer::run`])
+//! commits what is due that no board takes (held batches whose window
+//! ended, flushes, requests that found the connection busy) and finishes
+//! the WAL folds, which wait for the disk and never run on a board's thread.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, TryLockError};
 use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, Transaction, params};
@@ -16,14 +26,15 @@ use tokio::sync::{oneshot, watch};
 
 use super::batch::{Batch, CheckpointRecord};
 use super::packing::{self, Packer};
+use super::queue::{MAX_REQUESTS, Queue};
 use super::refusals::Refusals;
 use super::wal_folding::{FoldSignal, finish_fold};
 use super::{JournalError, JournalStatus};
 
-/// Most requests in one transaction.
-const MAX_REQUESTS: usize = 256;
+/// How often the writer thread looks for a WAL fold to finish when nothing else wakes it.
+const FOLD_LOOK_EVERY: Duration = Duration::from_millis(50);
 
-/// A request to the writer thread.
+/// A request to the writer.
 pub(crate) enum Request {
     /// Write this batch; answer once it is committed.
     Write(Box<Batch>, oneshot::Sender<Result<(), JournalError>>),
@@ -44,47 +55,176 @@ pub(crate) struct Windows {
     pub(crate) lazy: Duration,
 }
 
-/// Runs until every sender is dropped, then commits what is left. `status` tells whether
-/// the last commit failed.
-pub(crate) fn run(
-    mut conn: Connection,
-    requests: Receiver<Request>,
-    windows: &Windows,
-    status: &watch::Sender<JournalStatus>,
-    commits: &AtomicU64,
-    folded: &FoldSignal,
-) {
-    let mut packer = Packer::new();
-    let mut refusals = Refusals::default();
-    let mut pending: Vec<Request> = Vec::new();
-    // When the oldest held batch must be committed even without company.
-    let mut held_until: Option<Instant> = None;
-    let mut open = true;
-    while open || !pending.is_empty() {
-        let next = match held_until {
-            _ if !open => Err(RecvTimeoutError::Disconnected),
-            None => requests.recv().map_err(|_| RecvTimeoutError::Disconnected),
-            Some(at) => requests.recv_timeout(at.saturating_duration_since(Instant::now())),
-        };
-        match next {
-            Ok(request @ Request::WriteLazily(..)) => {
-                pending.push(request);
-                held_until.get_or_insert_with(|| Instant::now() + windows.lazy);
-                if pending.len() < MAX_REQUESTS {
-                    continue;
-                }
-            }
-            Ok(request) => {
-                pending.push(request);
-                gather(&requests, &mut pending, windows.commit);
-            }
-            Err(RecvTimeoutError::Timeout) => {}
-            Err(RecvTimeoutError::Disconnected) => open = false,
+/// The journal's write side, shared by every handle, the boards that commit on their own
+/// thread and the writer thread.
+pub(crate) struct Writer {
+    queue: Mutex<Queue>,
+    /// Rung when the queue has news for the writer thread (something due, a new deadline, the end).
+    news: Condvar,
+    /// The connection and what goes with it; held for a commit or a fold.
+    core: Mutex<Core>,
+    windows: Windows,
+    status: watch::Sender<JournalStatus>,
+    /// Transactions committed or tried.
+    commits: AtomicU64,
+    folded: FoldSignal,
+}
+
+/// What only the holder of the connection touches.
+struct Core {
+    conn: Connection,
+    packer: Packer,
+    refusals: Refusals,
+}
+
+impl Writer {
+    pub(crate) fn new(
+        conn: Connection,
+        windows: Windows,
+        status: watch::Sender<JournalStatus>,
+        folded: FoldSignal,
+    ) -> Self {
+        Self {
+            queue: Mutex::new(Queue::new()),
+            news: Condvar::new(),
+            core: Mutex::new(Core {
+                conn,
+                packer: Packer::new(),
+                refusals: Refusals::default(),
+            }),
+            windows,
+            status,
+            commits: AtomicU64::new(0),
+            folded,
         }
-        held_until = None;
-        turn_away_followers_of_refused(&mut pending, &refusals);
+    }
+
+    /// Transactions committed or tried so far.
+    #[cfg(test)]
+    pub(crate) fn commits(&self) -> u64 {
+        self.commits.load(Ordering::Relaxed)
+    }
+
+    /// Queues `request` for the writer thread (or the next board to commit); refused once no
+    /// handle is left.
+    pub(crate) fn submit(&self, request: Request) -> Result<(), JournalError> {
+        let mut queue = self.lock_queue();
+        if !queue.is_open() {
+            return Err(JournalError::Closed);
+        }
+        if queue.push(request, self.windows.lazy, Instant::now()) {
+            self.news.notify_one();
+        }
+        Ok(())
+    }
+
+    /// Commits `request`, with everything queued before it, on the caller's thread when the
+    /// connection is free; queues it otherwise (or when commits wait for company).
+    pub(crate) fn lead(&self, request: Request) -> Result<(), JournalError> {
+        if !self.windows.commit.is_zero() {
+            return self.submit(request);
+        }
+        let mut core = match self.core.try_lock() {
+            Ok(core) => core,
+            Err(TryLockError::Poisoned(poisoned)) => poisoned.into_inner(),
+            Err(TryLockError::WouldBlock) => return self.submit(request),
+        };
+        let pending = {
+            let mut queue = self.lock_queue();
+            if !queue.is_open() {
+                return Err(JournalError::Closed);
+            }
+            queue.push(request, self.windows.lazy, Instant::now());
+            queue.take()
+        };
+        self.commit_now(&mut core, pending);
+        let more = self.lock_queue().is_due(Instant::now()) || self.folded.is_raised();
+        drop(core);
+        if more {
+            self.news.notify_one();
+        }
+        Ok(())
+    }
+
+    /// No handle is left: the writer thread commits what waits and stops.
+    pub(crate) fn close(&self) {
+        self.lock_queue().close();
+        self.news.notify_one();
+    }
+
+    /// The writer thread: commits what is due that no board took, finishes WAL folds, and
+    /// stops once closed with nothing left.
+    pub(crate) fn run(&self) {
+        loop {
+            let closing = self.wait_for_work();
+            let mut core = self.core.lock().unwrap_or_else(PoisonError::into_inner);
+            let pending = {
+                let mut queue = self.lock_queue();
+                // A board may have taken what was due meanwhile.
+                if queue.is_due(Instant::now()) {
+                    queue.take()
+                } else {
+                    Vec::new()
+                }
+            };
+            self.commit_now(&mut core, pending);
+            finish_fold(&core.conn, &self.folded);
+            drop(core);
+            if closing && self.lock_queue().len() == 0 {
+                break;
+            }
+        }
+        tracing::debug!("journal writer stopped");
+    }
+
+    /// Waits until something is due, a fold is to be finished or the journal closes (then
+    /// `true`); with a commit window, lets an urgent request wait that long for company.
+    fn wait_for_work(&self) -> bool {
+        let mut queue = self.lock_queue();
+        loop {
+            let now = Instant::now();
+            if !queue.is_open() {
+                return true;
+            }
+            if queue.is_due(now) || self.folded.is_raised() {
+                break;
+            }
+            let wait = queue
+                .due_in(now)
+                .map_or(FOLD_LOOK_EVERY, |due| due.min(FOLD_LOOK_EVERY));
+            queue = self
+                .news
+                .wait_timeout(queue, wait)
+                .unwrap_or_else(PoisonError::into_inner)
+                .0;
+        }
+        if queue.is_urgent() && !self.windows.commit.is_zero() {
+            let deadline = Instant::now() + self.windows.commit;
+            while queue.len() < MAX_REQUESTS && queue.is_open() {
+                let left = deadline.saturating_duration_since(Instant::now());
+                if left.is_zero() {
+                    break;
+                }
+                queue = self
+                    .news
+                    .wait_timeout(queue, left)
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .0;
+            }
+        }
+        !queue.is_open()
+    }
+
+    fn lock_queue(&self) -> MutexGuard<'_, Queue> {
+        self.queue.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Commits `pending` on the connection held in `core`, once its turned-away followers are
+    /// answered.
+    fn commit_now(&self, core: &mut Core, mut pending: Vec<Request>) {
+        turn_away_followers_of_refused(&mut pending, &core.refusals);
         if pending.is_empty() {
-            continue;
+            return;
         }
         // Only a commit that wrote something says whether the disk takes writes.
         let writes = pending.iter().any(|request| request.batch().is_some());
@@ -95,30 +235,21 @@ pub(crate) fn run(
                 (b + 1, r + batch.inputs.len() + batch.events.len())
             });
         // Counted before the answers go out: whoever is answered sees its commit counted.
-        commits.fetch_add(1, Ordering::Relaxed);
+        self.commits.fetch_add(1, Ordering::Relaxed);
         let started = Instant::now();
+        let Core {
+            conn,
+            packer,
+            refusals,
+        } = core;
         let committed = commit(
-            &mut conn,
-            &mut packer,
-            std::mem::take(&mut pending),
-            writes.then_some(status),
-            &mut refusals,
+            conn,
+            packer,
+            pending,
+            writes.then_some(&self.status),
+            refusals,
         );
         crate::telemetry::journal_commit(started.elapsed(), batches, rows, committed);
-        finish_fold(&conn, folded);
-    }
-    tracing::debug!("journal writer stopped");
-}
-
-/// Adds to `pending` what arrives within `window`, up to [`MAX_REQUESTS`].
-fn gather(requests: &Receiver<Request>, pending: &mut Vec<Request>, window: Duration) {
-    let deadline = Instant::now() + window;
-    while pending.len() < MAX_REQUESTS {
-        let left = deadline.saturating_duration_since(Instant::now());
-        match requests.recv_timeout(left) {
-            Ok(request) => pending.push(request),
-            Err(RecvTimeoutError::Timeout | RecvTimeoutError::Disconnected) => break,
-        }
     }
 }
 
@@ -142,6 +273,11 @@ fn turn_away_followers_of_refused(pending: &mut Vec<Request>, refusals: &Refusal
 }
 
 impl Request {
+    /// A batch nobody waits for, held until another commit takes it along.
+    pub(super) fn may_wait(&self) -> bool {
+        matches!(self, Self::WriteLazily(..))
+    }
+
     fn batch(&self) -> Option<&Batch> {
         match self {
             Self::Write(batch, _) | Self::WriteLazily(batch, _) | Self::WriteAfter(batch, _) => {
