@@ -75,7 +75,8 @@ pub struct JournalConfig {
     /// `"normal"` (default) or `"full"`.
     pub synchronous: Synchronous,
     /// Longest wait to gather more writes into one commit. Default `"0ms"`: commit
-    /// at once; writes arriving during a commit join the next one.
+    /// at once (a move on its board's own thread when no other commit runs, with
+    /// `synchronous = "normal"`); writes arriving during a commit join the next one.
     pub commit_window: Span,
     /// Longest wait of a write nobody is waiting for (a clock reading, a device report)
     /// for another commit to go along with. Default `"50ms"`: in a hall such writes share

@@ -158,7 +158,14 @@ impl Journal {
             commit: config.commit_window.0,
             lazy: config.lazy_window.0,
         };
-        let writer = Arc::new(writer::Writer::new(conn, windows, status_tx, folded));
+        let waits_for_disk = matches!(config.synchronous, Synchronous::Full);
+        let writer = Arc::new(writer::Writer::new(
+            conn,
+            windows,
+            waits_for_disk,
+            status_tx,
+            folded,
+        ));
         let running = Arc::clone(&writer);
         let thread = std::thread::Builder::new()
             .name("journal-writer".into())

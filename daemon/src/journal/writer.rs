@@ -64,6 +64,9 @@ pub(crate) struct Writer {
     /// The connection and what goes with it; held for a commit or a fold.
     core: Mutex<Core>,
     windows: Windows,
+    /// Whether a board may commit on its own thread: not when commits wait for company (a
+    /// commit window) or for the disk (`synchronous = "full"`, an `fsync` each).
+    boards_commit: bool,
     status: watch::Sender<JournalStatus>,
     /// Transactions committed or tried.
     commits: AtomicU64,
@@ -78,9 +81,12 @@ struct Core {
 }
 
 impl Writer {
+    /// `waits_for_disk`: every commit `fsync`s (`synchronous = "full"`), so none runs on a
+    /// board's thread.
     pub(crate) fn new(
         conn: Connection,
         windows: Windows,
+        waits_for_disk: bool,
         status: watch::Sender<JournalStatus>,
         folded: FoldSignal,
     ) -> Self {
@@ -92,6 +98,7 @@ impl Writer {
                 packer: Packer::new(),
                 refusals: Refusals::default(),
             }),
+            boards_commit: windows.commit.is_zero() && !waits_for_disk,
             windows,
             status,
             commits: AtomicU64::new(0),
@@ -119,9 +126,9 @@ impl Writer {
     }
 
     /// Commits `request`, with everything queued before it, on the caller's thread when the
-    /// connection is free; queues it otherwise (or when commits wait for company).
+    /// connection is free; queues it otherwise (or when commits wait for company or the disk).
     pub(crate) fn lead(&self, request: Request) -> Result<(), JournalError> {
-        if !self.windows.commit.is_zero() {
+        if !self.boards_commit {
             return self.submit(request);
         }
         let mut core = match self.core.try_lock() {
