@@ -87,21 +87,28 @@ pub(crate) type Committed = oneshot::Receiver<Result<(), JournalError>>;
 /// their own connection.
 #[derive(Clone)]
 pub struct Journal {
-    writer: Arc<writer::Writer>,
+    /// Closes the writer when the last handle is dropped.
+    writer: Arc<OpenWriter>,
     path: PathBuf,
     thread: Arc<Mutex<Option<JoinHandle<()>>>>,
     status: watch::Receiver<JournalStatus>,
-    /// Closes the writer when the last handle is dropped.
-    _handles: Arc<Handles>,
     /// Folds the WAL into the file off the writer thread; stops with the last handle.
     _wal_folding: Arc<wal_folding::WalFolding>,
 }
 
-/// Shared by every handle on the journal: the last one dropped stops the writer thread, once
-/// it has committed what waits.
-struct Handles(Arc<writer::Writer>);
+/// The writer, shared by every handle on the journal: the last one dropped stops the writer
+/// thread, once it has committed what waits.
+struct OpenWriter(Arc<writer::Writer>);
 
-impl Drop for Handles {
+impl std::ops::Deref for OpenWriter {
+    type Target = writer::Writer;
+
+    fn deref(&self) -> &writer::Writer {
+        &self.0
+    }
+}
+
+impl Drop for OpenWriter {
     fn drop(&mut self) {
         self.0.close();
     }
@@ -174,8 +181,7 @@ impl Journal {
                 JournalError::Sqlite(format!("cannot start the writer thread: {err}"))
             })?;
         Ok(Self {
-            _handles: Arc::new(Handles(Arc::clone(&writer))),
-            writer,
+            writer: Arc::new(OpenWriter(writer)),
             path: config.path.clone(),
             thread: Arc::new(Mutex::new(Some(thread))),
             status,
@@ -208,9 +214,7 @@ impl Journal {
     /// Commit `batch`; returns once it is durable at the configured level. Commits on the
     /// caller's thread when the writer's connection is free (a few hundred microseconds).
     pub async fn write(&self, batch: Batch) -> Result<(), JournalError> {
-        let (ack, done) = oneshot::channel();
-        self.writer
-            .lead(writer::Request::Write(Box::new(batch), ack))?;
+        let done = self.send(|ack| writer::Request::Write(Box::new(batch), ack))?;
         done.await.map_err(|_| JournalError::Closed)?
     }
 
@@ -227,17 +231,14 @@ impl Journal {
     /// unwritten, so the board's batches are never stored out of order.
     /// Commits on the caller's thread when the writer's connection is free, as [`Journal::write`].
     pub(crate) fn write_after(&self, batch: Batch) -> Result<Committed, JournalError> {
-        let (ack, done) = oneshot::channel();
-        self.writer
-            .lead(writer::Request::WriteAfter(Box::new(batch), ack))?;
-        Ok(done)
+        self.send(|ack| writer::Request::WriteAfter(Box::new(batch), ack))
     }
 
     /// Commit every batch handed over so far now, without waiting for the answer.
     pub(crate) fn hurry(&self) {
         let (ack, _) = oneshot::channel();
         // A closed journal answers the batches' own acknowledgements with `Closed`.
-        let _ = self.writer.submit(writer::Request::Flush(ack));
+        let _ = self.writer.hand(writer::Request::Flush(ack));
     }
 
     /// Wait until everything written before is committed.
@@ -252,7 +253,7 @@ impl Journal {
         request: impl FnOnce(oneshot::Sender<Result<(), JournalError>>) -> writer::Request,
     ) -> Result<Committed, JournalError> {
         let (ack, done) = oneshot::channel();
-        self.writer.submit(request(ack))?;
+        self.writer.hand(request(ack))?;
         Ok(done)
     }
 
@@ -295,9 +296,9 @@ impl Journal {
     pub async fn close(self) -> Result<(), JournalError> {
         self.flush().await?;
         let handle = self.thread.lock().unwrap_or_else(|e| e.into_inner()).take();
-        drop(self._handles);
+        drop(self.writer);
         if let Some(handle) = handle {
-            // Other clones may still hold senders; the thread then ends with the process.
+            // Other clones may still hold the writer; the thread then ends with the process.
             if handle.is_finished() {
                 let _ = handle.join();
             }

@@ -7,15 +7,16 @@
 //! A batch sent to follow its board's batch that may wait is refused,
 //! unwritten, when that one was refused in an earlier commit ([`Refusals`]).
 //!
-//! A board that must publish a move commits on its own thread when the
-//! connection is free ([`Writer::lead`]), taking along everything queued
-//! before it: its move then waits for no other thread to wake, neither to
-//! take the batch nor to hand back the answer. When the connection is busy
-//! (another board's commit, a WAL fold) it queues its batch, and whoever
-//! holds the connection next takes it. The writer thread ([`Writer::run`])
-//! commits what is due that no board takes (held batches whose window
-//! ended, flushes, requests that found the connection busy) and finishes
-//! the WAL folds, which wait for the disk and never run on a board's thread.
+//! A request that must be committed at once (a move, a flush) is committed
+//! on the caller's thread when the connection is free ([`Writer::hand`]),
+//! taking along everything queued before it: a move then waits for no other
+//! thread to wake, neither to take the batch nor to hand back the answer.
+//! When the connection is busy (another board's commit, a WAL fold) the
+//! request is queued, and whoever holds the connection next takes it. The
+//! writer thread ([`Writer::run`]) commits what is due that nobody takes
+//! (held batches whose window ended, requests that found the connection
+//! busy) and finishes the WAL folds, which wait for the disk and never run
+//! on a board's thread.
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, TryLockError};
@@ -114,7 +115,7 @@ impl Writer {
 
     /// Queues `request` for the writer thread (or the next board to commit); refused once no
     /// handle is left.
-    pub(crate) fn submit(&self, request: Request) -> Result<(), JournalError> {
+    fn submit(&self, request: Request) -> Result<(), JournalError> {
         let mut queue = self.lock_queue();
         if !queue.is_open() {
             return Err(JournalError::Closed);
@@ -125,10 +126,11 @@ impl Writer {
         Ok(())
     }
 
-    /// Commits `request`, with everything queued before it, on the caller's thread when the
-    /// connection is free; queues it otherwise (or when commits wait for company or the disk).
-    pub(crate) fn lead(&self, request: Request) -> Result<(), JournalError> {
-        if !self.boards_commit {
+    /// Takes `request`: one that must be committed at once is committed, with everything
+    /// queued before it, on the caller's thread when the connection is free; any other, or one
+    /// that finds the connection busy (or commits that wait for company or the disk), is queued.
+    pub(crate) fn hand(&self, request: Request) -> Result<(), JournalError> {
+        if request.may_wait() || !self.boards_commit {
             return self.submit(request);
         }
         let mut core = match self.core.try_lock() {
