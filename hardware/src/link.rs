@@ -43,6 +43,17 @@ pub enum LinkEvent {
         /// board's and the clock's frames by this.
         at_ms: u64,
     },
+    /// A clock PRESS read before the handshake ended: it waited in the port's buffer while
+    /// the link (or the host) was away, and came in one read with the rest of that backlog,
+    /// so its receive time says nothing of when it happened (issue 39.7). The board's frames
+    /// of such a backlog are dropped: the board is read afresh from the SNAP asked for at
+    /// connect.
+    Backlog {
+        /// The PRESS frame.
+        frame: Frame,
+        /// Host receive time, ms since the Unix epoch: when the backlog was read.
+        received_ms: u64,
+    },
     /// The connection was lost; the link is trying to reconnect.
     Disconnected {
         /// Port label.

@@ -80,7 +80,7 @@ impl<'a, W: AsyncWrite + Unpin> Session<'a, W> {
             return SessionEnd::Stop;
         }
         for (frame, received_ms) in early {
-            if let Some(end) = self.handle_frame(frame, received_ms).await {
+            if let Some(end) = self.handle_early(frame, received_ms).await {
                 return end;
             }
         }
@@ -289,6 +289,27 @@ impl<'a, W: AsyncWrite + Unpin> Session<'a, W> {
             return Some(SessionEnd::Stop);
         }
         None
+    }
+
+    /// A frame read during the handshake, before the device's HELLO: a backlog of unknown age
+    /// (issue 39.7). Board readings are dropped (the SNAP asked for at connect reads the board
+    /// afresh); presses go on as [`LinkEvent::Backlog`], since their order against the board
+    /// is lost; everything else as usual.
+    async fn handle_early(&mut self, frame: Frame, received_ms: u64) -> Option<SessionEnd> {
+        match frame {
+            Frame::Snap { .. } | Frame::Diff { .. } | Frame::Zone { .. } => {
+                self.state.count(|s| s.untrusted_frames += 1);
+                None
+            }
+            Frame::Press { seq, .. } => {
+                if let Err(end) = self.handle_clock_seq(seq).await {
+                    return Some(end);
+                }
+                let event = LinkEvent::Backlog { frame, received_ms };
+                (!self.state.emit(event).await).then_some(SessionEnd::Stop)
+            }
+            frame => self.handle_frame(frame, received_ms).await,
+        }
     }
 
     /// Checks a PRESS or KEY sequence number: a gap is a lost press, which the host cannot

@@ -24,7 +24,7 @@ use crate::referee::Referee;
 
 /// The checkpoint format this referee writes and reads. A change of the referee's fields that
 /// old checkpoints do not decode into correctly must raise it (old ones are then replayed in full).
-pub const FORMAT: u32 = 1;
+pub const FORMAT: u32 = 2;
 
 /// Why a checkpoint was not restored; the caller falls back to a full replay.
 #[derive(Debug, thiserror::Error)]

@@ -86,6 +86,11 @@ pub struct Debouncer {
     /// transient `?` flickers: what a stone's reported time is (a hand hovering beside a
     /// stone does not make it newer, issue 15).
     readable: Vec<(Reading, Timestamp)>,
+    /// The readable value each point held before its current one, and since when: a stone
+    /// that reads empty for less than half the settle time and comes back is the same stone
+    /// (a hand's flicker), dated from when it was first read (issue 39: a flicker that ended in
+    /// the reading of the reply put the reply first).
+    before: Vec<(Reading, Timestamp)>,
     /// When each point last stopped reading a stone that had stood steadily (half the settle
     /// time): a stone's flicker while captured stones are taken off does not move it.
     stone_left_at: Vec<Timestamp>,
@@ -123,6 +128,7 @@ impl Debouncer {
             raw: vec![Reading::Unknown; points],
             changed_at: vec![Timestamp(0); points],
             readable: vec![(Reading::Unknown, Timestamp(0)); points],
+            before: vec![(Reading::Unknown, Timestamp(0)); points],
             stone_left_at: vec![Timestamp(0); points],
             reported: vec![Reading::Unknown; points],
             reported_at: vec![Timestamp(0); points],
@@ -203,12 +209,19 @@ impl Debouncer {
         self.changed_at[index] = now;
         let readable_change = reading != Reading::Unknown && self.readable[index].0 != reading;
         if readable_change {
-            self.note_vanished(now, index);
             let (was, since) = self.readable[index];
-            if was.color().is_some() && since.plus_ms(self.settle_ms / 2) <= now {
-                self.stone_left_at[index] = now;
+            if let Some(stone) = self.flickered_back(now, index, reading) {
+                self.forget_vanished(index, stone.1);
+                self.readable[index] = stone;
+                self.before[index] = (was, since);
+            } else {
+                self.note_vanished(now, index);
+                if was.color().is_some() && since.plus_ms(self.settle_ms / 2) <= now {
+                    self.stone_left_at[index] = now;
+                }
+                self.before[index] = (was, since);
+                self.readable[index] = (reading, now);
             }
-            self.readable[index] = (reading, now);
             // A point's first reading (the first snapshot) is no flip: counted, every point of
             // the board would hold one until it flips again.
             if was != Reading::Unknown {
@@ -219,6 +232,28 @@ impl Debouncer {
         if !(self.chattering.contains_key(&index) && self.reported[index] == Reading::Unknown) {
             self.dirty.insert(index);
         }
+    }
+
+    /// The stone `index` held before it read empty, if `reading` at `now` is that stone back
+    /// after less than half the settle time: a flicker, not a stone placed again. A stone
+    /// really lifted and put back reads empty for longer, and dates from its return.
+    fn flickered_back(
+        &self,
+        now: Timestamp,
+        index: usize,
+        reading: Reading,
+    ) -> Option<(Reading, Timestamp)> {
+        let (was, empty_since) = self.readable[index];
+        let stone = self.before[index];
+        let brief = now < empty_since.plus_ms(self.settle_ms / 2);
+        (was == Reading::Empty && brief && reading.color().is_some() && stone.0 == reading)
+            .then_some(stone)
+    }
+
+    /// The stone first read at `from` on `index` came back: it did not vanish.
+    fn forget_vanished(&mut self, index: usize, from: Timestamp) {
+        self.vanished
+            .retain(|v| !(v.index == index && v.from == from));
     }
 
     /// A readable change of `index` at `now`: one flip towards the chatter rule. A point that

@@ -321,6 +321,14 @@ pub enum Input {
         /// Which one.
         button: Button,
     },
+    /// A clock button press read in a backlog: among the first frames of a clock link after
+    /// it (or the daemon) was away, all read at once, so when it happened is unknown (issue
+    /// 39.7). It switches the clock like a press, but is held like a press made while the
+    /// board could not see, and the board is read afresh to explain it (referee-notes point 7).
+    BacklogPress {
+        /// Which one.
+        button: Button,
+    },
     /// Another clock key.
     ClockKey {
         /// Which one.

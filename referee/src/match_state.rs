@@ -44,6 +44,15 @@ impl Claim {
     }
 }
 
+/// The clock's absence during a game: what its backlog of presses may stand for.
+#[derive(Clone, Copy, Debug, serde::Serialize, serde::Deserialize)]
+pub(crate) struct ClockAway {
+    /// The game's move count when the clock went away.
+    pub(crate) from_move: u32,
+    /// Backlog presses matched to moves the board read while the clock was away.
+    pub(crate) matched: u32,
+}
+
 /// The game in progress.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub(crate) struct Match {
@@ -94,6 +103,10 @@ pub(crate) struct Match {
     /// Stones first read after the start at points unread then, before any move: leftovers,
     /// unless a press the board did not explain claims one as its move (the reconciliation decides).
     pub(crate) late_found: BTreeSet<usize>,
+    /// The clock is away (or back with its backlog still coming): how many moves the game
+    /// had when it went, and how many presses of its backlog were matched to moves the board
+    /// read meanwhile (issue 39.7).
+    pub(crate) clock_away: Option<ClockAway>,
     /// The open `board_unavailable` device alert's id.
     pub(crate) board_alert: Option<String>,
     /// The pending press's pass deadline counts from here when later than the press
@@ -179,6 +192,7 @@ impl Match {
             double_move: None,
             unread_at_start: BTreeSet::new(),
             late_found: BTreeSet::new(),
+            clock_away: None,
             pending_wait_from: None,
             press_turn: first,
             void_pending: None,

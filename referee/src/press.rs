@@ -15,10 +15,20 @@ use crate::timekeeper::Switched;
 impl Referee {
     /// A player pressed a clock button: switch the clock now, judge the claim once the board is quiet.
     pub(crate) fn handle_press(&mut self, button: Button) {
+        self.handle_press_of(button, false);
+    }
+
+    /// A press, read live or (`backlog`) in a backlog, whose time is unknown: no flag is
+    /// judged on a backlog's press (no infraction from a backlog, issue 39.7).
+    fn handle_press_of(&mut self, button: Button, backlog: bool) {
         let now = self.now;
         let Some(m) = self.game.as_mut() else { return };
         if m.phase != Phase::Playing || m.sealed {
             return;
+        }
+        if m.clock_away.is_some() && self.device.clock == crate::state::Link::Connected {
+            // A press read live: the clock's backlog, if any, is over.
+            m.clock_away = None;
         }
         let color = m.color_of(button);
         let switched = m.press_turn == color;
@@ -36,7 +46,9 @@ impl Referee {
         } else if let Some(m) = self.game.as_mut() {
             m.claims.push(claim);
         }
-        if let Switched::FlagFallen { side, at } = outcome {
+        if let Switched::FlagFallen { side, at } = outcome
+            && !backlog
+        {
             // The press came after the flag fell: nothing was charged; the fall is the alert (CN2002 12.4, 22.5).
             self.raise_forfeit(side, at, "CN2002 12.4, 22.5");
         }
@@ -48,6 +60,47 @@ impl Referee {
             self.refresh_guidance();
             self.emit(EventKind::StateChanged);
         }
+    }
+
+    /// The clock went away mid-game: presses queued on its line may come back as a backlog.
+    pub(crate) fn note_clock_away(&mut self) {
+        let Some(m) = self.game.as_mut() else { return };
+        if m.clock_away.is_none() {
+            m.clock_away = Some(crate::match_state::ClockAway {
+                from_move: m.move_count(),
+                matched: 0,
+            });
+        }
+    }
+
+    /// A press of a clock backlog (issue 39.7): when it happened is unknown. While the board
+    /// saw all along and read a move for it, the press only switches the clock (the board
+    /// already told the move); otherwise the board is read afresh and the press is held, to be
+    /// explained with the others (referee-notes point 7). A backlog raises no infraction.
+    pub(crate) fn handle_backlog_press(&mut self, button: Button) {
+        let seeing = !self.blind && self.debouncer.is_synced();
+        let Some(m) = self.game.as_mut() else { return };
+        if m.phase != Phase::Playing || m.sealed {
+            return;
+        }
+        let read_meanwhile = m
+            .clock_away
+            .is_some_and(|away| m.move_count().saturating_sub(away.from_move) > away.matched);
+        if seeing && read_meanwhile {
+            if let Some(away) = m.clock_away.as_mut() {
+                away.matched += 1;
+            }
+            let color = m.color_of(button);
+            if m.press_turn == color {
+                m.press_turn = color.opponent();
+                // The time it took is unknown: no flag is judged on it (no infraction from a backlog).
+                let _ = m.clock.switch(self.now, color);
+                self.emit_clock();
+            }
+            return;
+        }
+        self.read_afresh();
+        self.handle_press_of(button, true);
     }
 
     /// Judges the presses that came before `before` (all of them when `None`).
@@ -168,7 +221,7 @@ impl Referee {
     }
 
     /// The press completes the last move: its captures must already be off (CN2002 22.6).
-    fn complete_last_move(&mut self, claim: Claim) {
+    pub(crate) fn complete_last_move(&mut self, claim: Claim) {
         if self.captures_may_still_go(&claim) {
             // Judged later: its board frames may still be on their way.
             if let Some(m) = self.game.as_mut() {
@@ -219,13 +272,10 @@ impl Referee {
             )];
             // One act, one alert: not also a premature press (digest).
             self.raise(InfractionKind::MissedCapture, c, number, points, evidence);
-        } else if !is_pass && placed_at >= claim.at.plus_ms(skew) {
+        } else if !is_pass && placed_at > claim.at.plus_ms(skew) {
             let evidence = vec![
                 (claim.at, format!("{c} pressed the clock")),
-                (
-                    placed_at,
-                    format!("{c} stone read at the same moment or later"),
-                ),
+                (placed_at, format!("{c} stone read after the press")),
             ];
             self.raise(
                 InfractionKind::PrematurePress,

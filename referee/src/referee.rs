@@ -174,6 +174,10 @@ impl Referee {
                 self.handle_press(button);
                 Ok(())
             }
+            Input::BacklogPress { button } => {
+                self.handle_backlog_press(button);
+                Ok(())
+            }
             Input::ClockKey { key } => {
                 let ends = !matches!(key, ClockKey::Pause | ClockKey::Resume);
                 if ends && self.game.is_some() && self.debouncer.earliest_pending().is_some() {
@@ -238,6 +242,7 @@ impl Referee {
                     self.debouncer.handle_gap();
                     self.go_blind();
                 }
+                (Device::Clock, Link::Disconnected) => self.note_clock_away(),
                 _ => {}
             }
             self.emit_device();

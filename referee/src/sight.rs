@@ -29,6 +29,19 @@ impl Referee {
         self.hold(open);
     }
 
+    /// Presses of unknown time arrived (a device's backlog): trust nothing the board said
+    /// before, hold what is open, and ask the board for a fresh snapshot to explain them.
+    pub(crate) fn read_afresh(&mut self) {
+        if self.blind && !self.debouncer.is_synced() {
+            return;
+        }
+        self.debouncer.handle_gap();
+        self.go_blind();
+        self.commands
+            .push_back(crate::command::DeviceCommand::SnapRequest);
+        self.emit_device();
+    }
+
     /// After a reported reading: the board sees again once a snapshot settled; it is
     /// unclean while any point reads `?` or chatters.
     pub(crate) fn update_sight(&mut self) {

@@ -24,6 +24,14 @@ pub(crate) fn inputs_of(event: &LinkEvent, expect: &[DeviceKind]) -> Vec<Input> 
             })
             .collect(),
         LinkEvent::Frame { frame, .. } => frame_input(frame).into_iter().collect(),
+        // A press of a backlog: when it happened is unknown (issue 39.7).
+        LinkEvent::Backlog {
+            frame: Frame::Press { button, .. },
+            ..
+        } => vec![Input::BacklogPress {
+            button: button_of(*button),
+        }],
+        LinkEvent::Backlog { .. } => Vec::new(),
         LinkEvent::Disconnected { .. } | LinkEvent::Unavailable { .. } => expect
             .iter()
             .map(|&kind| Input::DeviceDisconnected {
@@ -58,10 +66,7 @@ pub(crate) fn frame_input(frame: &Frame) -> Option<Input> {
                 .collect(),
         },
         Frame::Press { button, .. } => Input::ClockPress {
-            button: match button {
-                wire::Button::L => Button::L,
-                wire::Button::R => Button::R,
-            },
+            button: button_of(*button),
         },
         Frame::Key { key, .. } => Input::ClockKey {
             key: clock_key(*key),
@@ -72,6 +77,13 @@ pub(crate) fn frame_input(frame: &Frame) -> Option<Input> {
         },
         _ => return None,
     })
+}
+
+fn button_of(button: wire::Button) -> Button {
+    match button {
+        wire::Button::L => Button::L,
+        wire::Button::R => Button::R,
+    }
 }
 
 fn reading(state: PointState) -> Reading {

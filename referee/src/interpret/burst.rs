@@ -39,13 +39,38 @@ impl Referee {
             return false;
         }
         // Not a clean sequence: take the earliest stone alone; the loop reads the rest again.
-        let (x, s, _) = order[0];
+        let (x, s, at) = order[0];
         let only = Diff {
             added: vec![(x, s)],
             removed: diff.removed.clone(),
             changed: Vec::new(),
         };
-        self.on_new_stone(x, s, &only)
+        let read = self.on_new_stone(x, s, &only);
+        if read && let Some(&(_, _, next_at)) = order.get(1) {
+            self.complete_alone_taken_stone(x, s, at, next_at);
+        }
+        read
+    }
+
+    /// The earliest stone of a burst that is no sequence (a double move, issue 39.3) was
+    /// recorded alone: the press of its colour made between it and the next stone completes
+    /// it now, so that press is never pinned on the stone that follows (one act, one alert).
+    fn complete_alone_taken_stone(&mut self, x: usize, s: Color, from: Timestamp, to: Timestamp) {
+        let Some(m) = self.game.as_mut() else { return };
+        let last_is_it = m.provisional
+            && m.game
+                .moves()
+                .last()
+                .is_some_and(|l| l.color == s && l.mv == Move::Play(go::point(x)));
+        let skew = self.config.port_skew_ms;
+        let found = m
+            .claims
+            .iter()
+            .position(|c| c.color == s && c.switched && c.at.plus_ms(skew) >= from && c.at < to);
+        if let (true, Some(k)) = (last_is_it, found) {
+            let claim = m.claims.remove(k);
+            self.complete_last_move(claim);
+        }
     }
 
     /// New stones and stones of the other colour than the game's, in one quiet state: a stall

@@ -21,11 +21,11 @@ pub struct Table {
 }
 
 impl Table {
-    /// A table with an empty board of the configured size, devices connected.
-    pub fn new(config: RefereeConfig) -> Self {
+    /// A table whose referee has heard nothing yet: no device connected, no reading.
+    pub fn unread(config: RefereeConfig) -> Self {
         let size = BoardSize::new(config.size).unwrap();
         let referee = Referee::new(config).unwrap();
-        let mut table = Self {
+        Self {
             referee,
             now: Timestamp(T0),
             board: vec![Reading::Empty; size.points()],
@@ -33,7 +33,12 @@ impl Table {
             journal: Vec::new(),
             events: Vec::new(),
             commands: Vec::new(),
-        };
+        }
+    }
+
+    /// A table with an empty board of the configured size, devices connected.
+    pub fn new(config: RefereeConfig) -> Self {
+        let mut table = Self::unread(config);
         table.send(Input::DeviceConnected {
             device: goban_referee::Device::Board,
         });

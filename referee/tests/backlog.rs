@@ -1,0 +1,166 @@
+//! Presses queued on the clock's line while the daemon (or the link) was away, read in one burst when it comes back (issue 39.7): held and explained from the board as it reads, never a pass or an infraction from the burst.
+
+mod common;
+
+use common::hall::{device_alerts, put_unseen};
+use common::table::Table;
+use goban_referee::{
+    ArbiterCommand, Button, Device, DeviceAlertKind, GameSetup, Input, Phase, RefereeConfig,
+};
+use goban_rules::Color;
+
+const B: Color = Color::Black;
+const W: Color = Color::White;
+
+fn game() -> Table {
+    let mut t = Table::new(RefereeConfig {
+        size: 9,
+        ..RefereeConfig::default()
+    });
+    t.arbiter(ArbiterCommand::StartGame(GameSetup {
+        time_control: Some("fischer:main=10m,increment=5s".parse().unwrap()),
+        ..GameSetup::default()
+    }));
+    t.play("E5", B, &[]);
+    t.play("C3", W, &[]);
+    t
+}
+
+/// The daemon goes away (its restart marks both devices gone), the players go on, and the
+/// daemon comes back: the clock's queued presses arrive at once, then the board answers.
+fn away_then_back(t: &mut Table, moves: &[(&str, Color)], away_ms: u64) {
+    for device in [Device::Board, Device::Clock] {
+        t.send(Input::DeviceDisconnected { device });
+    }
+    for &(p, c) in moves {
+        t.wait(away_ms / (moves.len() as u64 + 1));
+        put_unseen(t, p, c);
+    }
+    t.wait(away_ms / (moves.len() as u64 + 1));
+    t.send(Input::DeviceConnected {
+        device: Device::Clock,
+    });
+    for &(_, c) in moves {
+        let button = if c == B { Button::L } else { Button::R };
+        t.send(Input::BacklogPress { button });
+    }
+    t.wait(40);
+    t.send(Input::DeviceConnected {
+        device: Device::Board,
+    });
+    let points: String = t.board.iter().map(|r| r.to_char()).collect();
+    t.send(Input::BoardSnapshot { points });
+    t.wait(2_000);
+}
+
+fn infractions(t: &Table) -> Vec<String> {
+    t.alerts().iter().map(|a| a.kind.id().to_owned()).collect()
+}
+
+#[test]
+fn a_backlog_of_presses_is_explained_by_the_board_as_it_reads() {
+    for k in 1..=2 {
+        let meanwhile = [("G7", B), ("C7", W)];
+        let mut t = game();
+        away_then_back(&mut t, &meanwhile[..k], 60_000);
+        let mut want = vec!["E5", "C3"];
+        want.extend(meanwhile[..k].iter().map(|m| m.0));
+        assert_eq!(t.moves(), want, "{k} moves while away");
+        assert!(infractions(&t).is_empty(), "{:?}", infractions(&t));
+        t.play(
+            if k % 2 == 1 { "D4" } else { "F4" },
+            if k % 2 == 1 { W } else { B },
+            &[],
+        );
+        assert_eq!(t.moves().len(), want.len() + 1, "play goes on");
+        assert!(infractions(&t).is_empty(), "{:?}", infractions(&t));
+    }
+}
+
+#[test]
+fn a_backlog_the_board_cannot_order_asks_the_arbiter_once_and_invents_nothing() {
+    // Two black stones and one white for three presses: which black stone came first is lost.
+    let mut t = game();
+    away_then_back(&mut t, &[("G7", B), ("C7", W), ("G3", B)], 90_000);
+    assert_eq!(t.moves(), ["E5", "C3"], "never a guess");
+    assert_eq!(
+        device_alerts(&t, DeviceAlertKind::BoardUnavailable).len(),
+        1
+    );
+    let mut t = game();
+    away_then_back(
+        &mut t,
+        &[("G7", B), ("C7", W), ("G3", B), ("D4", W)],
+        90_000,
+    );
+    let moves = t.moves();
+    assert!(
+        moves.len() == 2 || moves.len() == 6,
+        "all or nothing, never a guess: {moves:?}"
+    );
+    assert!(
+        !moves.iter().any(|m| m == "pass"),
+        "no phantom pass: {moves:?}"
+    );
+    assert!(
+        infractions(&t).is_empty(),
+        "no infraction from a backlog: {:?}",
+        infractions(&t)
+    );
+    assert_eq!(t.referee.state().phase, Phase::Playing, "no counting");
+    if moves.len() == 2 {
+        let asks = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
+        assert_eq!(asks.len(), 1, "one ask-the-arbiter alert: {asks:?}");
+    }
+}
+
+#[test]
+fn a_clock_backlog_while_the_board_sees_is_read_against_a_fresh_snapshot() {
+    let mut t = game();
+    t.send(Input::DeviceDisconnected {
+        device: Device::Clock,
+    });
+    t.put("G7", B);
+    t.wait(800);
+    t.put("C7", W);
+    t.wait(800);
+    t.send(Input::DeviceConnected {
+        device: Device::Clock,
+    });
+    t.send(Input::BacklogPress { button: Button::L });
+    t.send(Input::BacklogPress { button: Button::R });
+    let asked = t
+        .commands
+        .iter()
+        .filter(|c| matches!(c, goban_referee::DeviceCommand::SnapRequest))
+        .count();
+    assert!(asked >= 1, "the board is asked to read afresh");
+    let points: String = t.board.iter().map(|r| r.to_char()).collect();
+    t.send(Input::BoardSnapshot { points });
+    t.wait(2_000);
+    assert_eq!(t.moves(), ["E5", "C3", "G7", "C7"]);
+    assert!(infractions(&t).is_empty(), "{:?}", infractions(&t));
+    t.play("D4", B, &[]);
+    assert_eq!(t.moves(), ["E5", "C3", "G7", "C7", "D4"]);
+}
+
+/// Many presses and stones at once (a minute of blitz away): the referee asks or explains,
+/// never passes twice, never counts.
+#[test]
+fn a_long_backlog_never_ends_the_game() {
+    let mut t = game();
+    let meanwhile = [
+        ("G7", B),
+        ("C7", W),
+        ("G3", B),
+        ("D4", W),
+        ("F4", B),
+        ("D6", W),
+        ("F6", B),
+        ("B5", W),
+    ];
+    away_then_back(&mut t, &meanwhile, 98_000);
+    assert_eq!(t.referee.state().phase, Phase::Playing, "no counting");
+    assert!(!t.moves().iter().any(|m| m == "pass"), "{:?}", t.moves());
+    assert!(infractions(&t).is_empty(), "{:?}", infractions(&t));
+}
