@@ -43,6 +43,26 @@ pub struct Vanished {
     pub to: Timestamp,
 }
 
+/// What a point read before its current readable value: a stone that flickers back is that
+/// stone again (`Debouncer::flickered_back`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+struct Before {
+    reading: Reading,
+    since: Timestamp,
+    /// The point's `stone_left_at` before the reading changed.
+    left_at: Timestamp,
+}
+
+impl Default for Before {
+    fn default() -> Self {
+        Self {
+            reading: Reading::Unknown,
+            since: Timestamp(0),
+            left_at: Timestamp(0),
+        }
+    }
+}
+
 /// What feeding a frame did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Feed {
@@ -90,7 +110,7 @@ pub struct Debouncer {
     /// that reads empty for less than half the settle time and comes back is the same stone
     /// (a hand's flicker), dated from when it was first read (issue 39: a flicker that ended in
     /// the reading of the reply put the reply first).
-    before: Vec<(Reading, Timestamp)>,
+    before: Vec<Before>,
     /// When each point last stopped reading a stone that had stood steadily (half the settle
     /// time): a stone's flicker while captured stones are taken off does not move it.
     stone_left_at: Vec<Timestamp>,
@@ -128,7 +148,7 @@ impl Debouncer {
             raw: vec![Reading::Unknown; points],
             changed_at: vec![Timestamp(0); points],
             readable: vec![(Reading::Unknown, Timestamp(0)); points],
-            before: vec![(Reading::Unknown, Timestamp(0)); points],
+            before: vec![Before::default(); points],
             stone_left_at: vec![Timestamp(0); points],
             reported: vec![Reading::Unknown; points],
             reported_at: vec![Timestamp(0); points],
@@ -211,15 +231,26 @@ impl Debouncer {
         if readable_change {
             let (was, since) = self.readable[index];
             if let Some(stone) = self.flickered_back(now, index, reading) {
-                self.forget_vanished(index, stone.1);
-                self.readable[index] = stone;
-                self.before[index] = (was, since);
+                self.forget_vanished(index, stone.since);
+                self.readable[index] = (stone.reading, stone.since);
+                // It never left: a captured stone's time of leaving is not this flicker's.
+                self.stone_left_at[index] = stone.left_at;
+                self.before[index] = Before {
+                    reading: was,
+                    since,
+                    left_at: stone.left_at,
+                };
             } else {
                 self.note_vanished(now, index);
+                let left_at = self.stone_left_at[index];
                 if was.color().is_some() && since.plus_ms(self.settle_ms / 2) <= now {
                     self.stone_left_at[index] = now;
                 }
-                self.before[index] = (was, since);
+                self.before[index] = Before {
+                    reading: was,
+                    since,
+                    left_at,
+                };
                 self.readable[index] = (reading, now);
             }
             // A point's first reading (the first snapshot) is no flip: counted, every point of
@@ -237,16 +268,11 @@ impl Debouncer {
     /// The stone `index` held before it read empty, if `reading` at `now` is that stone back
     /// after less than half the settle time: a flicker, not a stone placed again. A stone
     /// really lifted and put back reads empty for longer, and dates from its return.
-    fn flickered_back(
-        &self,
-        now: Timestamp,
-        index: usize,
-        reading: Reading,
-    ) -> Option<(Reading, Timestamp)> {
+    fn flickered_back(&self, now: Timestamp, index: usize, reading: Reading) -> Option<Before> {
         let (was, empty_since) = self.readable[index];
         let stone = self.before[index];
         let brief = now < empty_since.plus_ms(self.settle_ms / 2);
-        (was == Reading::Empty && brief && reading.color().is_some() && stone.0 == reading)
+        (was == Reading::Empty && brief && reading.color().is_some() && stone.reading == reading)
             .then_some(stone)
     }
 

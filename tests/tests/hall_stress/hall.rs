@@ -50,6 +50,13 @@ pub(crate) enum Cue {
     Arbiter(ArbiterCommand),
     /// A device is plugged in for the first time (or after an `Unplug` act, by itself).
     Plug(DeviceKind),
+    /// The host (the daemon) is down for this many ms while the table plays on (issue 39.7):
+    /// its restart tells the referee the devices went; their lines keep what was sent meanwhile,
+    /// read in one burst when it is back (the clock's presses as a backlog, the board's frames
+    /// dropped for a fresh SNAP).
+    HostAway(u64),
+    /// The host is back (scheduled by `HostAway`).
+    HostBack,
 }
 
 enum Ev {
@@ -86,6 +93,10 @@ pub(crate) struct Hall {
     withholding: bool,
     /// The referee's time, ms from the session start (inputs never go back in time).
     now_ms: u64,
+    /// The host is down (`Cue::HostAway`): presses wait on the clock's line.
+    host_away: bool,
+    /// Presses made while the host was down, in order.
+    backlog: Vec<Button>,
     /// The last arrival on each port: a serial line keeps its order.
     last_arrival: [u64; 2],
     queue: BTreeMap<(u64, u64), Ev>,
@@ -147,6 +158,8 @@ impl Hall {
             gap: [false; 2],
             withholding: false,
             now_ms: 0,
+            host_away: false,
+            backlog: Vec::new(),
             last_arrival: [0; 2],
             queue: BTreeMap::new(),
             next_id: 0,
@@ -270,7 +283,40 @@ impl Hall {
             Cue::Arbiter(command) => self.send_host(at, Input::Arbiter(command)),
             Cue::Plug(kind) => self.plug(at, kind),
             Cue::Act(act) => self.handle_act(at, act),
+            Cue::HostAway(down_ms) => self.host_away(at, down_ms),
+            Cue::HostBack => self.host_back(at),
         }
+    }
+
+    /// The daemon goes down: at its restart it tells the referee both devices went away.
+    fn host_away(&mut self, at: u64, down_ms: u64) {
+        if self.host_away {
+            return;
+        }
+        self.host_away = true;
+        for device in [Device::Board, Device::Clock] {
+            self.send_host(at + 1, Input::DeviceDisconnected { device });
+        }
+        self.up[0] = false;
+        self.push(at + down_ms, Ev::Cue(Cue::HostBack));
+    }
+
+    /// The daemon is back: the clock's link reads its line's backlog at once (after its
+    /// handshake), then the board's link asks for a SNAP of the board as it is then.
+    fn host_back(&mut self, at: u64) {
+        self.host_away = false;
+        let connected = at + HANDSHAKE_MS;
+        self.send_host(
+            connected,
+            Input::DeviceConnected {
+                device: Device::Clock,
+            },
+        );
+        for button in std::mem::take(&mut self.backlog) {
+            self.send_host(connected, Input::BacklogPress { button });
+        }
+        self.last_arrival[1] = self.last_arrival[1].max(connected);
+        self.plug(at, DeviceKind::Board);
     }
 
     /// The host writes `$SYNC`; the device echoes it with its `ms` on arrival.
@@ -360,7 +406,11 @@ impl Hall {
                     goban_protocol::Button::L => Button::L,
                     goban_protocol::Button::R => Button::R,
                 };
-                self.send_clock(at, Input::ClockPress { button });
+                if self.host_away {
+                    self.backlog.push(button);
+                } else {
+                    self.send_clock(at, Input::ClockPress { button });
+                }
             }
             Act::Key { key } => self.send_clock(
                 at,

@@ -19,6 +19,8 @@ pub(crate) struct Plan {
     pub(crate) blind_spells: usize,
     /// The board is plugged in only after this many presses.
     pub(crate) board_joins_after: Option<usize>,
+    /// The timing signatures of issue 39, applied to the game's cues (`signatures.rs`).
+    pub(crate) signatures: crate::signatures::Signatures,
 }
 
 /// A session of three games on the same board.
@@ -67,6 +69,7 @@ fn plan(profile: HumanProfile) -> Plan {
         staged: Vec::new(),
         blind_spells: 0,
         board_joins_after: None,
+        signatures: crate::signatures::Signatures::default(),
     }
 }
 
@@ -313,9 +316,98 @@ fn series_scenarios() -> Vec<Scenario> {
     out
 }
 
+/// The order of play as the hall met it (issue 39): each signature at blitz and demo pace.
+fn order_scenarios() -> Vec<Scenario> {
+    use crate::signatures::Signatures;
+    let with = |profile: HumanProfile, signatures: Signatures| Plan {
+        signatures,
+        ..plan(profile)
+    };
+    let flicker = Signatures {
+        newest_flicker: 0.3,
+        ..Signatures::default()
+    };
+    let tie = Signatures {
+        tie: 0.3,
+        ..Signatures::default()
+    };
+    vec![
+        Scenario {
+            min_games: HARD_GAMES,
+            ..scenario(
+                "newest stone flickers as the reply lands, 0.25 s/move",
+                move |_, _| with(pace(250.0), flicker),
+            )
+        },
+        scenario(
+            "newest stone flickers as the reply lands, demo pace",
+            move |_, _| with(demo(), flicker),
+        ),
+        scenario(
+            "stone and press in one millisecond, 0.5 s/move",
+            move |_, _| with(pace(500.0), tie),
+        ),
+        scenario(
+            "stone and press in one millisecond, demo pace",
+            move |_, _| with(demo(), tie),
+        ),
+        scenario(
+            "double move pressed, the arbiter removes it",
+            |rng, moves| {
+                let steps: Vec<(u32, Fault)> = moves_for(rng, moves, 2)
+                    .into_iter()
+                    .map(|n| (n, Fault::DoubleMove { corrected_ms: None }))
+                    .collect();
+                Plan {
+                    staged: vec![(InfractionKind::DoubleMove, steps.len())],
+                    script: script(steps),
+                    ..plan(demo())
+                }
+            },
+        ),
+        scenario("first move before the board is read", |_, _| Plan {
+            board_joins_after: Some(0),
+            ..plan(demo())
+        }),
+        scenario("two moves before the board is read", |_, _| Plan {
+            board_joins_after: Some(1),
+            ..plan(demo())
+        }),
+        scenario("host away 30-100 s, human pace", move |rng, moves| {
+            let after = rng.random_range(10..(moves / 2).max(11));
+            let down_ms = rng.random_range(30_000..=100_000);
+            Plan {
+                blind_spells: 1,
+                ..with(
+                    HumanProfile::default(),
+                    Signatures {
+                        host_away: Some((after, down_ms)),
+                        ..Signatures::default()
+                    },
+                )
+            }
+        }),
+        scenario("host away 5-20 s, demo pace", move |rng, moves| {
+            let after = rng.random_range(10..(moves / 2).max(11));
+            let down_ms = rng.random_range(5_000..=20_000);
+            Plan {
+                blind_spells: 1,
+                ..with(
+                    demo(),
+                    Signatures {
+                        host_away: Some((after, down_ms)),
+                        ..Signatures::default()
+                    },
+                )
+            }
+        }),
+    ]
+}
+
 /// Every scenario of the suite, in table order.
 pub(crate) fn all() -> Vec<Scenario> {
     let mut out = pace_scenarios();
+    out.extend(order_scenarios());
     out.extend(device_scenarios());
     out.extend(correction_scenarios());
     out.extend(skew_scenarios());
