@@ -342,6 +342,13 @@ impl Sender {
                 self.announce_when_caught_up = true;
                 continue;
             }
+            if never_sent && self.news_on_the_bus(&board) {
+                // The board published since it was registered, and all of it comes through the
+                // bus in seq order: its current state sent now would go out before older
+                // messages still on their way (issue 39.6). They are its announcement.
+                self.announced.insert(board.clone());
+                continue;
+            }
             self.announced.insert(board.clone());
             for topic in [Topic::State, Topic::Device] {
                 let payload = match self.retained.get(&(board.clone(), topic)) {
@@ -368,6 +375,16 @@ impl Sender {
                     payload.bytes(),
                 );
             }
+        }
+    }
+
+    /// Whether `board` published messages since it was registered: the publisher subscribed to
+    /// the bus before any board was registered, so they all reach it, in order.
+    fn news_on_the_bus(&self, board: &str) -> bool {
+        let hub = self.feed.hub();
+        match (hub.registered_seq(board), hub.published_seq(board)) {
+            (Some(registered), Some(published)) => published > registered,
+            _ => false,
         }
     }
 
