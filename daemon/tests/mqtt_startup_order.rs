@@ -35,7 +35,7 @@ fn settings(prefix: &str) -> MqttSettings {
 /// Message `seq` of `board`: a `state` every third one (its view the hub's current one), a
 /// `device` report otherwise, as a board's first messages are.
 fn build_message(board: &str, seq: u64) -> Published {
-    if seq % 3 == 0 {
+    if seq.is_multiple_of(3) {
         let mut state = Referee::new(RefereeConfig::default()).unwrap().state();
         state.seq = seq;
         state.board = board.into();
@@ -93,7 +93,7 @@ async fn start_up(run: usize) {
             journal.keep(message.clone());
             hub.publish(message);
         }
-        if seq % 10 == 0 {
+        if seq.is_multiple_of(10) {
             tokio::task::yield_now().await;
         }
     }
