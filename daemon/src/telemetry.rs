@@ -341,6 +341,9 @@ impl AlertMeter {
                 raised(&event.board, "infraction", infraction.kind.id());
             }
             EventKind::Device { device } => {
+                // Device events are rare (links, alerts, a lag that moved): the gauge is cheap here.
+                metrics::gauge!("goban_board_port_lag_ms", "board" => event.board.clone())
+                    .set(device.port_lag_ms as f64);
                 let seen = self.seen.get_or_insert_with(HashSet::new);
                 for alert in &device.alerts {
                     if seen.insert(alert.id.clone()) {
@@ -362,6 +365,7 @@ fn device_alert_kind(kind: DeviceAlertKind) -> &'static str {
     match kind {
         DeviceAlertKind::BoardUnavailable => "board_unavailable",
         DeviceAlertKind::ChatteringSensor => "chattering_sensor",
+        DeviceAlertKind::PortLag => "port_lag",
     }
 }
 

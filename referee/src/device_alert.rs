@@ -11,6 +11,10 @@ pub enum DeviceAlertKind {
     BoardUnavailable,
     /// One sensor flips too often; it reads `?` until steady again.
     ChatteringSensor,
+    /// The board's readings arrive later than the clock's by more than `port_skew` allows:
+    /// honest stones read after their presses are not premature presses; the message names
+    /// the `[referee] port_skew` to set (issue 39.5).
+    PortLag,
 }
 
 /// One device alert (published in `device.alerts` on the `device` topic and in the state).

@@ -29,6 +29,7 @@ mod match_state;
 mod move_name;
 mod move_records;
 mod play;
+mod port_lag;
 mod press;
 mod reconcile;
 mod referee;

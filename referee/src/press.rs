@@ -201,7 +201,7 @@ impl Referee {
     /// board read before the press may still arrive (a board port up to `port_skew_ms` late):
     /// taking it off may have happened before the press.
     fn captures_may_still_go(&self, claim: &Claim) -> bool {
-        let skew = self.config.port_skew_ms;
+        let skew = self.effective_skew();
         let Some(m) = self.game.as_ref() else {
             return false;
         };
@@ -224,20 +224,21 @@ impl Referee {
     pub(crate) fn complete_last_move(&mut self, claim: Claim) {
         if self.captures_may_still_go(&claim) {
             // Judged later: its board frames may still be on their way.
+            let skew = self.effective_skew();
             if let Some(m) = self.game.as_mut() {
                 m.claims.insert(0, claim);
-                m.claims_wait_until = Some(claim.at.plus_ms(self.config.port_skew_ms));
+                m.claims_wait_until = Some(claim.at.plus_ms(skew));
             }
             return;
         }
         self.set_last_time(&claim);
+        // Readings of the board's port may lag the clock's by up to the skew (point 8).
+        let skew = self.effective_skew();
         let Some(m) = self.game.as_mut() else { return };
         m.provisional = false;
         let number = m.move_count();
         let placed_at = m.placed_at;
         let is_pass = m.game.moves().last().is_some_and(|l| l.mv == Move::Pass);
-        // Readings of the board's port may lag the clock's by up to the skew (point 8).
-        let skew = self.config.port_skew_ms;
         let missed: Vec<(usize, Color)> = m
             .last_captures()
             .into_iter()
@@ -272,19 +273,118 @@ impl Referee {
             )];
             // One act, one alert: not also a premature press (digest).
             self.raise(InfractionKind::MissedCapture, c, number, points, evidence);
-        } else if !is_pass && placed_at > claim.at.plus_ms(skew) {
+        } else if !is_pass
+            && placed_at > claim.at.plus_ms(self.premature_window(placed_at, claim.at))
+        {
             let evidence = vec![
                 (claim.at, format!("{c} pressed the clock")),
                 (placed_at, format!("{c} stone read after the press")),
             ];
-            self.raise(
-                InfractionKind::PrematurePress,
-                c,
-                number,
-                Vec::new(),
-                evidence,
-            );
+            let margin = placed_at.0.saturating_sub(claim.at.0);
+            self.raise_premature(c, number, Vec::new(), evidence, margin);
         }
+    }
+
+    /// How late a stone may be read after its press and still count as placed before it:
+    /// `port_skew`, or the lag measured from play when larger (issue 39.5). Records the move's
+    /// margin first; a lag beyond `port_skew` raises one device alert naming the value to set.
+    pub(crate) fn premature_window(
+        &mut self,
+        placed_at: crate::Timestamp,
+        press_at: crate::Timestamp,
+    ) -> u64 {
+        let before = self.port_lag.lag_ms();
+        self.port_lag.record(placed_at.0, press_at.0);
+        let lag = self.port_lag.lag_ms();
+        let skew = self.config.port_skew_ms;
+        if lag / 10 != before / 10 {
+            self.device.port_lag_ms = lag;
+            self.emit_device();
+        }
+        if lag > skew {
+            self.raise_port_lag(lag);
+        }
+        let window = skew.max(lag);
+        if !self.port_lag.warming_up() {
+            // Presses held while the lag could not be told: the ones it does not explain were premature.
+            for s in std::mem::take(&mut self.port_lag.suspects) {
+                if s.margin_ms > window {
+                    self.raise(
+                        InfractionKind::PrematurePress,
+                        s.player,
+                        s.number,
+                        s.points,
+                        s.evidence,
+                    );
+                }
+            }
+        }
+        window
+    }
+
+    /// A premature press (CN2002 17.4) whose stone was read `margin_ms` after it: raised, or
+    /// held while too few moves were seen to tell a lagging board port from a premature press
+    /// (issue 39.5: a lag shows on many moves, a premature press on a few).
+    pub(crate) fn raise_premature(
+        &mut self,
+        player: Color,
+        number: u32,
+        points: Vec<usize>,
+        evidence: Vec<(crate::Timestamp, String)>,
+        margin_ms: u64,
+    ) {
+        if self.port_lag.warming_up() && margin_ms <= crate::port_lag::HELD_UP_TO_MS {
+            self.port_lag.suspects.push(crate::port_lag::Suspect {
+                player,
+                number,
+                points,
+                evidence,
+                margin_ms,
+            });
+            return;
+        }
+        self.raise(
+            InfractionKind::PrematurePress,
+            player,
+            number,
+            points,
+            evidence,
+        );
+    }
+
+    /// How late the board's port may be: `port_skew`, or the lag measured from play when
+    /// larger (issue 39.5).
+    pub(crate) fn effective_skew(&self) -> u64 {
+        self.config.port_skew_ms.max(self.port_lag.lag_ms())
+    }
+
+    /// One `port_lag` device alert while none is open.
+    fn raise_port_lag(&mut self, lag: u64) {
+        let open = self.device.alerts.iter().any(|a| {
+            a.kind == crate::device_alert::DeviceAlertKind::PortLag && a.resolved_at.is_none()
+        });
+        if open {
+            return;
+        }
+        let advised = self.port_lag.advised_skew_ms();
+        self.device_alerts_raised += 1;
+        let alert = crate::device_alert::DeviceAlert {
+            id: format!("{}-d{}", self.config.board, self.device_alerts_raised),
+            kind: crate::device_alert::DeviceAlertKind::PortLag,
+            point: None,
+            presses_unexplained: 0,
+            raised_at: self.now.to_rfc3339(),
+            resolved_at: None,
+            message: format!(
+                "the board's readings arrive about {lag} ms after the clock's (port_skew is \
+                 {} ms): stones read that much after their presses are not judged premature. \
+                 Set [referee] port_skew = \"{advised}ms\" for this board, or check its cable \
+                 and hub",
+                self.config.port_skew_ms
+            ),
+        };
+        self.push_device_alert(alert);
+        self.emit_device();
     }
 
     /// A stone of `s` completed by the other colour's button: the players hold each other's colours (CN2002 17.1).

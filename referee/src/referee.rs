@@ -47,6 +47,8 @@ pub struct Referee {
     pub(crate) last_blind_at: Timestamp,
     /// Device alerts raised so far (for their ids).
     pub(crate) device_alerts_raised: u32,
+    /// The board port's lag behind the clock's, measured from play (issue 39.5).
+    pub(crate) port_lag: crate::port_lag::PortLag,
     /// The physical end signals: resignation stones, off-board zones (CN2002 终局).
     pub(crate) ending: crate::ending::Ending,
     /// Resignation and DONE keys pressed while the board was still settling: they wait for
@@ -105,6 +107,7 @@ impl Referee {
             unclean: false,
             last_blind_at: Timestamp(0),
             device_alerts_raised: 0,
+            port_lag: crate::port_lag::PortLag::default(),
             waiting_keys: Vec::new(),
             ending: crate::ending::Ending::default(),
             replaying: false,

@@ -251,7 +251,7 @@ impl Referee {
         self.emit_device();
     }
 
-    fn push_device_alert(&mut self, alert: DeviceAlert) {
+    pub(crate) fn push_device_alert(&mut self, alert: DeviceAlert) {
         if self.device.alerts.len() >= DEVICE_ALERT_LIMIT {
             let oldest = self
                 .device

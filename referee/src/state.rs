@@ -113,6 +113,11 @@ pub struct DeviceState {
     /// Device alerts of this board, the latest last (bounded).
     #[serde(default)]
     pub alerts: Vec<crate::device_alert::DeviceAlert>,
+    /// How late the board's readings arrive after the clock's, in ms, measured from the
+    /// stone-to-press margins of recent moves (0: no lag seen, or too few moves yet). Above
+    /// `port_skew` a `port_lag` device alert names the value to set.
+    #[serde(default)]
+    pub port_lag_ms: u64,
 }
 
 /// What the referee does with the board's readings now.

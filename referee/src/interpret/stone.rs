@@ -68,8 +68,10 @@ impl Referee {
             m.void_pending = None;
             m.pending_press.take()
         });
-        let skew = self.config.port_skew_ms;
-        if let Some(press) = press.filter(|p| at < p.at.plus_ms(skew)) {
+        // How late a stone may be read after its press: `port_skew`, or the lag measured from
+        // play (issue 39.5); a stone read in its press's millisecond is a tie, the player's.
+        let window = press.map(|p| self.premature_window(at, p.at));
+        if let Some(press) = press.filter(|p| window.is_some_and(|w| at <= p.at.plus_ms(w))) {
             // Read after the press, but within the ports' skew: placed before it (point 8).
             let time = Some((press.time_left, press.periods_left));
             self.record_timed_move(s, Move::Play(go::point(x)), at, false, time);
@@ -92,7 +94,8 @@ impl Referee {
                 (press.at, format!("{s} pressed the clock with no new stone")),
                 (at, format!("{s} stone read at {}", go::name(x, self.size))),
             ];
-            self.raise(InfractionKind::PrematurePress, s, number, vec![x], evidence);
+            let margin = at.0.saturating_sub(press.at.0);
+            self.raise_premature(s, number, vec![x], evidence, margin);
         }
     }
 

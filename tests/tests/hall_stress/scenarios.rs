@@ -266,6 +266,24 @@ fn correction_scenarios() -> Vec<Scenario> {
 
 fn skew_scenarios() -> Vec<Scenario> {
     let mut out = Vec::new();
+    // v1 devices on a lagging port with the default `port_skew`: the referee measures the lag
+    // from play and raises one `port_lag` device alert instead of premature presses (39.5).
+    for skew_ms in [150_i64, 250] {
+        out.push(scenario(
+            &format!("skew board {skew_ms:+} ms, default port_skew, lag measured"),
+            move |_, _| Plan {
+                wiring: Wiring {
+                    skew_ms,
+                    sync: false,
+                    port_skew_ms: None,
+                },
+                ..plan(HumanProfile {
+                    instant_reply_chance: 0.2,
+                    ..demo()
+                })
+            },
+        ));
+    }
     for sync in [false, true] {
         for skew_ms in [-250_i64, -100, 100, 150, 200, 250] {
             // v1 devices on a port lagging more than honest play absorbs (~100 ms): the
