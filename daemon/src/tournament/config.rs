@@ -72,12 +72,37 @@ pub struct PairgothConfig {
     pub url: String,
     /// Pairgoth tournament id.
     pub tournament: u64,
-    /// `Authorization` header value, when Pairgoth runs with authentication.
+    /// `"none"` (default, Pairgoth's `auth = none`) or `"token"`: Pairgoth's
+    /// challenge at `tour/token` with its shared secret (any other `auth` of Pairgoth).
+    #[serde(default)]
+    pub auth: PairgothAuthMode,
+    /// Pairgoth's `auth.shared_secret` (16 ASCII characters), for `auth = "token"`.
+    #[serde(default)]
+    pub shared_secret: Option<String>,
+    /// The e-mail the token is asked for (Pairgoth records it with the access key).
+    #[serde(default = "default_email")]
+    pub email: String,
+    /// A fixed `Authorization` value, for a proxy in front of Pairgoth (`auth = "none"` only).
     #[serde(default)]
     pub authorization: Option<String>,
     /// Per-request timeout. Default `"10s"`.
     #[serde(default = "default_timeout")]
     pub timeout: Span,
+}
+
+/// How the daemon authenticates to Pairgoth's API.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PairgothAuthMode {
+    /// No authentication (Pairgoth's `auth = none`), or a fixed header.
+    #[default]
+    None,
+    /// Pairgoth's token flow with the shared secret.
+    Token,
+}
+
+fn default_email() -> String {
+    "goban-bridge".into()
 }
 
 fn default_timeout() -> Span {
