@@ -86,6 +86,20 @@ pub enum LoadRequest {
     },
 }
 
+/// Round `number` of an OpenGotha document; what OpenGotha's import would leave out of
+/// that round (a game naming an unknown player) is logged.
+fn opengotha_round(document: &str, number: u32) -> Result<Round, DeskError> {
+    let file = opengotha::OpenGothaTournament::parse(document)?;
+    for skipped in file
+        .skipped()
+        .iter()
+        .filter(|s| s.round == number || s.round == 0)
+    {
+        tracing::warn!(round = number, reason = %skipped.reason, "OpenGotha file: left out as OpenGotha leaves it out");
+    }
+    Ok(file.round(number)?)
+}
+
 /// The desk. Cheap to share behind an `Arc`.
 pub struct Desk {
     pub(crate) config: TournamentConfig,
@@ -181,7 +195,7 @@ impl Desk {
                 round,
                 document: Some(document),
             } => StoredRound {
-                round: opengotha::OpenGothaTournament::parse(&document)?.round(round)?,
+                round: opengotha_round(&document, round)?,
                 source: "opengotha".into(),
                 document: Some(document),
             },
@@ -195,7 +209,7 @@ impl Desk {
                 let text = tokio::fs::read_to_string(&path)
                     .await
                     .map_err(|e| DeskError::Config(format!("{}: {e}", path.display())))?;
-                let round = opengotha::OpenGothaTournament::parse(&text)?.round(round)?;
+                let round = opengotha_round(&text, round)?;
                 StoredRound {
                     round,
                     source: "opengotha-file".into(),
