@@ -64,6 +64,18 @@ impl Api {
     async fn get(&self, path: &str) -> (u16, Value) {
         self.call(reqwest::Method::GET, path, None).await
     }
+
+    /// `GET /tournament/opengotha` as an arbiter.
+    async fn opengotha(&self) -> reqwest::Response {
+        let url = format!("{}/tournament/opengotha", self.base);
+        self.http.get(url).bearer_auth(TOKEN).send().await.unwrap()
+    }
+
+    /// An arbiter's ruling `outcome` at `table`; answers the status.
+    async fn rule(&self, table: u32, outcome: &str) -> u16 {
+        let path = format!("/tournament/tables/{table}/result");
+        self.post(&path, json!({ "outcome": outcome })).await.0
+    }
 }
 
 async fn wait_for_json(api: &Api, path: &str, check: impl Fn(&Value) -> bool) -> Value {
@@ -226,13 +238,7 @@ async fn the_desk_reads_and_writes_opengotha_reseats_and_records_decisions() {
     })
     .await;
     // Only a ruling changes a ruling; the alert then goes.
-    let (status, _) = api
-        .post(
-            "/tournament/tables/1/result",
-            json!({"outcome": "black_wins"}),
-        )
-        .await;
-    assert_eq!(status, 200);
+    assert_eq!(api.rule(1, "black_wins").await, 200);
     let (_, alerts) = api.get("/tournament/alerts").await;
     assert_eq!(alerts, json!([]));
 
@@ -258,13 +264,7 @@ async fn the_desk_reads_and_writes_opengotha_reseats_and_records_decisions() {
     );
 
     // The configured file with its results, without an upload.
-    let export = api
-        .http
-        .get(format!("{}/tournament/opengotha", api.base))
-        .bearer_auth(TOKEN)
-        .send()
-        .await
-        .unwrap();
+    let export = api.opengotha().await;
     assert_eq!(export.status().as_u16(), 200);
     let exported = OpenGothaTournament::parse(&export.text().await.unwrap()).unwrap();
     assert_eq!(
@@ -361,13 +361,7 @@ async fn the_desk_reads_and_writes_opengotha_reseats_and_records_decisions() {
     assert_eq!(api.get("/tournament/round").await.1["round"], 3);
     // Once they have results, round 2 loads and is the current round, although 3 > 2.
     for table in [1, 2] {
-        let (status, _) = api
-            .post(
-                &format!("/tournament/tables/{table}/result"),
-                json!({"outcome": "draw"}),
-            )
-            .await;
-        assert_eq!(status, 200);
+        assert_eq!(api.rule(table, "draw").await, 200);
     }
     let (status, reloaded) = api.post("/tournament/round", upload).await;
     assert_eq!(
@@ -376,13 +370,7 @@ async fn the_desk_reads_and_writes_opengotha_reseats_and_records_decisions() {
         "{reloaded}"
     );
     assert_eq!(api.get("/tournament/round").await.1["round"], 2);
-    let export = api
-        .http
-        .get(format!("{}/tournament/opengotha", api.base))
-        .bearer_auth(TOKEN)
-        .send()
-        .await
-        .unwrap();
+    let export = api.opengotha().await;
     assert!(
         export.headers()["content-type"]
             .to_str()
@@ -460,13 +448,7 @@ async fn a_result_pairgoth_refuses_is_one_alert_not_a_loop() {
     assert_eq!(round["tables"][0]["black_name"], "Wang Fang");
     // Pairgoth re-paired table 1 meanwhile: game 101 is gone, its result is refused (400).
     server.set_round(5, 1, &[(201, 1, 2, 1, 0), (102, 2, 3, 4, 0)]);
-    let (status, _) = api
-        .post(
-            "/tournament/tables/1/result",
-            json!({"outcome": "black_wins"}),
-        )
-        .await;
-    assert_eq!(status, 200);
+    assert_eq!(api.rule(1, "black_wins").await, 200);
     let alerts = wait_for_json(&api, "/tournament/alerts", |a| {
         a.as_array()
             .is_some_and(|l| l.iter().any(|x| x["kind"] == "push_refused"))
@@ -489,13 +471,7 @@ async fn a_result_pairgoth_refuses_is_one_alert_not_a_loop() {
         "{health}"
     );
     // Another table's result still goes; the refused one was tried twice, not again.
-    let (status, _) = api
-        .post(
-            "/tournament/tables/2/result",
-            json!({"outcome": "white_wins"}),
-        )
-        .await;
-    assert_eq!(status, 200);
+    assert_eq!(api.rule(2, "white_wins").await, 200);
     let deadline = std::time::Instant::now() + Duration::from_secs(20);
     while server.puts().is_empty() {
         assert!(std::time::Instant::now() < deadline, "table 2 never pushed");

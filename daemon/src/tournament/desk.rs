@@ -418,7 +418,7 @@ impl Desk {
             ruling.round, ruling.table, ruling.decision
         );
         tracing::warn!(round = ruling.round, table = %ruling.table, board, result = text, "board result disagrees with the ruling, which stands");
-        let raised = self.alerts.raise(DeskAlert {
+        self.raise(DeskAlert {
             kind: DeskAlertKind::RulingDisagrees,
             target: "board".into(),
             round: ruling.round,
@@ -428,9 +428,15 @@ impl Desk {
             since_ms: now,
             last_ms: now,
         });
+    }
+
+    /// Raises `alert` (or counts it again); announces it when it is new. True when new.
+    fn raise(&self, alert: DeskAlert) -> bool {
+        let raised = self.alerts.raise(alert);
         if raised {
             self.publish_alerts();
         }
+        raised
     }
 
     /// A target accepted `push`: its refusal alert, if any, goes.
@@ -453,7 +459,7 @@ impl Desk {
              no more automatic retries until the cause is fixed (then restart or rule again)",
             push.target, push.round, push.table, push.decision
         );
-        let raised = self.alerts.raise(DeskAlert {
+        let alert = DeskAlert {
             kind: DeskAlertKind::PushRefused,
             target: push.target.clone(),
             round: push.round,
@@ -462,10 +468,9 @@ impl Desk {
             count: 1,
             since_ms: now,
             last_ms: now,
-        });
-        if raised {
+        };
+        if self.raise(alert) {
             tracing::error!(target = %push.target, round = push.round, table = %push.table, cause = error, "tournament desk alert: result refused again");
-            self.publish_alerts();
         }
     }
 
