@@ -488,3 +488,100 @@ async fn a_result_pairgoth_refuses_is_one_alert_not_a_loop() {
     daemon.stop().await;
     server.stop();
 }
+
+/// The issue's CdFO2020: rounds 1-6 played in OpenGotha, round 7 at the desk. Standings count all
+/// seven (CN2002 27). The file is OpenGotha's own `tournamentfiles/CdFO2020.xml`, not in this
+/// repository: `GOBAN_OPENGOTHA_FILES` names a directory holding it, else the test is skipped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn standings_after_round_seven_count_the_six_rounds_in_the_file() {
+    let Some(dir) = std::env::var_os("GOBAN_OPENGOTHA_FILES") else {
+        println!("skipped: GOBAN_OPENGOTHA_FILES is not set (OpenGotha's CdFO2020.xml)");
+        return;
+    };
+    let Some(path) = find_file(Path::new(&dir), "CdFO2020.xml") else {
+        println!("skipped: no CdFO2020.xml under {dir:?}");
+        return;
+    };
+    let text = std::fs::read_to_string(&path).expect("read CdFO2020.xml");
+    let file = OpenGothaTournament::parse(&text).expect("OpenGotha file");
+    let work = tempfile::tempdir().expect("tempdir");
+    let http_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let prefix = format!("goban-desk-cdfo-{}", std::process::id());
+    let config = format!(
+        "[server]\nlisten = \"127.0.0.1:{http_port}\"\narbiter_tokens = [\"{TOKEN}\"]\n\
+         [journal]\npath = {:?}\n[mqtt]\nurl = \"mqtt://127.0.0.1:1883\"\nprefix = \"{prefix}\"\nclient_id = \"{prefix}\"\n\
+         [[board]]\nid = \"table-99\"\nboard_port = {:?}\ntable = 99\n",
+        work.path().join("journal.sqlite").display().to_string(),
+        work.path().join("absent").display().to_string(),
+    );
+    let daemon = goban_bridge::app::start(goban_bridge::config::parse(&config).expect("config"))
+        .await
+        .expect("daemon");
+    let api = Api {
+        base: format!("http://127.0.0.1:{http_port}/api/v1"),
+        http: reqwest::Client::new(),
+    };
+    let load = json!({"source": "opengotha", "round": 7, "document": text});
+    let (status, round) = api.post("/tournament/round", load).await;
+    assert_eq!(status, 200, "{round}");
+    let tables: Vec<u64> = round["tables"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["table"].as_u64())
+        .collect();
+    for table in &tables {
+        let table = u32::try_from(*table).unwrap();
+        assert_eq!(api.rule(table, "black_wins").await, 200);
+    }
+    // Expected from the file itself: each player's games with a result in rounds 1-6, plus round 7.
+    let mut expected: std::collections::BTreeMap<String, u64> = Default::default();
+    for g in file.games() {
+        let counted = if g.round == 7 {
+            true
+        } else {
+            !matches!(g.decision.outcome, Outcome::Unknown | Outcome::Cancelled)
+        };
+        if counted {
+            for p in [&g.pairing.black, &g.pairing.white] {
+                *expected.entry(p.to_string()).or_default() += 1;
+            }
+        }
+    }
+    let (_, standings) = api.get("/tournament/standings").await;
+    let lines = standings["standings"].as_array().unwrap();
+    let mut seven = 0;
+    for line in lines {
+        let player = line["player"].as_str().unwrap();
+        assert_eq!(
+            line["games"].as_u64(),
+            Some(expected.get(player).copied().unwrap_or(0)),
+            "{player}: {line}"
+        );
+        seven += usize::from(line["games"] == 7);
+    }
+    println!(
+        "CdFO2020: {} players in the standings, {seven} with 7 games",
+        lines.len()
+    );
+    assert!(seven > 0, "nobody has seven games: {standings}");
+    daemon.stop().await;
+}
+
+fn find_file(dir: &Path, name: &str) -> Option<std::path::PathBuf> {
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Some(found) = find_file(&path, name) {
+                return Some(found);
+            }
+        } else if path.file_name().is_some_and(|n| n == name) {
+            return Some(path);
+        }
+    }
+    None
+}
