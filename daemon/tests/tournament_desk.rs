@@ -425,10 +425,11 @@ async fn a_result_pairgoth_refuses_is_one_alert_not_a_loop() {
     let text = format!(
         "[server]\nlisten = \"127.0.0.1:{http_port}\"\narbiter_tokens = [\"{TOKEN}\"]\n\
          [journal]\npath = {:?}\n[mqtt]\nurl = \"mqtt://127.0.0.1:1883\"\nprefix = \"{prefix}\"\nclient_id = \"{prefix}\"\n\
-         [tournament]\nretry = \"200ms\"\n\
+         [tournament]\nretry = \"200ms\"\nopengotha_file = {:?}\n\
          [tournament.pairgoth]\nurl = \"{}\"\ntournament = 5\nauth = \"token\"\nshared_secret = \"{SECRET}\"\n\
          [[board]]\nid = \"table-1\"\nboard_port = {:?}\ntable = 1\n",
         work.path().join("journal.sqlite").display().to_string(),
+        work.path().join("not-yet-saved.xml").display().to_string(),
         server.api_url(),
         work.path().join("absent").display().to_string(),
     );
@@ -485,6 +486,20 @@ async fn a_result_pairgoth_refuses_is_one_alert_not_a_loop() {
         .count();
     assert_eq!(refusals, 2, "{:?}", server.rejected());
     assert_eq!(server.tokens_given(), 1);
+    // An OpenGotha file configured but not saved yet: standings still come (a warning in
+    // the log), the file's download says why it cannot.
+    let (status, standings) = api.get("/tournament/standings").await;
+    assert_eq!(status, 200, "{standings}");
+    assert_eq!(standings["standings"].as_array().map(Vec::len), Some(4));
+    let (status, missing) = api.get("/tournament/opengotha").await;
+    assert_eq!(status, 409, "{missing}");
+    assert!(
+        missing["detail"]
+            .as_str()
+            .unwrap_or("")
+            .contains("not-yet-saved.xml"),
+        "{missing}"
+    );
     daemon.stop().await;
     server.stop();
 }

@@ -41,10 +41,7 @@ impl Desk {
     /// then every confirmed result, with the referee's warnings.
     pub fn standings(&self) -> Result<StandingsView, DeskError> {
         let confirmed = self.store().results()?;
-        let file = match self.event_document()? {
-            Some(text) => Some(OpenGothaTournament::parse(&text)?),
-            None => None,
-        };
+        let file = self.event_file();
         let (games, byes) = event_games(file.as_ref(), &confirmed, &self.desk_byes()?);
         let mut warnings: BTreeMap<PlayerId, u32> = BTreeMap::new();
         for r in &confirmed {
@@ -89,6 +86,19 @@ impl Desk {
                     StandingView::new(s, name)
                 })
                 .collect(),
+        })
+    }
+
+    /// The event's OpenGotha file, read; one that cannot be read or parsed leaves the
+    /// standings to the confirmed rounds, with a warning (they must not stop for it).
+    fn event_file(&self) -> Option<OpenGothaTournament> {
+        let parsed = self.event_document().and_then(|text| {
+            text.map(|t| OpenGothaTournament::parse(&t).map_err(DeskError::from))
+                .transpose()
+        });
+        parsed.unwrap_or_else(|error| {
+            tracing::warn!(cause = %error, "standings without the OpenGotha file's rounds");
+            None
         })
     }
 
