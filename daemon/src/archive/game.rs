@@ -148,3 +148,28 @@ pub fn seated_games(conn: &Connection) -> rusqlite::Result<Seats> {
     })?;
     rows.collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_game_the_desk_seated_has_its_round_and_table() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let path = dir.path().join("journal.sqlite");
+        let mut conn = Connection::open(&path).expect("open");
+        crate::journal::migrate_schema(&mut conn).expect("schema");
+        conn.execute_batch(
+            "INSERT INTO games (id, board, finished_ms, summary, state, sgf) VALUES
+               ('g1', 'table-3', 1, '{\"game\": \"g1\", \"board\": \"table-3\"}', '{}', '(;)'),
+               ('g2', 'table-4', 2, '{\"game\": \"g2\", \"board\": \"table-4\"}', '{}', '(;)');
+             INSERT INTO tournament_seats (round, table_no, board, game) VALUES (7, 1, 'table-3', 'g1');",
+        )
+        .expect("rows");
+        drop(conn);
+        let games = read_games(&path).expect("read");
+        let seat = |i: usize| (games[i].summary.round, games[i].summary.table);
+        assert_eq!(seat(0), (Some(7), Some(1)));
+        assert_eq!(seat(1), (None, None), "a game outside a round");
+    }
+}
