@@ -78,7 +78,7 @@ pub struct PairgothConfig {
     pub auth: PairgothAuthMode,
     /// Pairgoth's `auth.shared_secret` (16 ASCII characters), for `auth = "token"`.
     #[serde(default)]
-    pub shared_secret: Option<String>,
+    pub shared_secret: Option<super::pairgoth_auth::SharedSecret>,
     /// The e-mail the token is asked for (Pairgoth records it with the access key).
     #[serde(default = "default_email")]
     pub email: String,
@@ -157,5 +157,24 @@ impl TournamentConfig {
             ));
         }
         Ok(map)
+    }
+}
+
+#[cfg(test)]
+mod pairgoth_tests {
+    use super::*;
+
+    #[test]
+    fn the_shared_secret_is_checked_when_the_config_is_read() {
+        let read = |secret: &str| {
+            toml::from_str::<PairgothConfig>(&format!(
+                "url = \"http://pg:8085/api\"\ntournament = 1\nauth = \"token\"\nshared_secret = \"{secret}\"\n"
+            ))
+        };
+        let short = read("short").map(|_| ()).unwrap_err().to_string();
+        assert!(short.contains("16 ASCII characters"), "{short}");
+        let config = read("0123456789abcdef").expect("a 16-character secret");
+        assert_eq!(config.auth, PairgothAuthMode::Token);
+        assert_eq!(config.email, "goban-bridge");
     }
 }

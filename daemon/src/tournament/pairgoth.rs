@@ -121,10 +121,12 @@ impl PairgothClient {
                 config.timeout.0,
             ),
             PairgothAuthMode::Token => {
-                let text = config.shared_secret.as_deref().ok_or_else(|| {
-                    PairgothError::Setup("auth = \"token\" needs shared_secret".into())
+                let secret = config.shared_secret.clone().ok_or_else(|| {
+                    PairgothError::Setup(
+                        "auth = \"token\" needs shared_secret (Pairgoth's auth.shared_secret)"
+                            .into(),
+                    )
                 })?;
-                let secret = SharedSecret::new(text).map_err(PairgothError::Setup)?;
                 let auth = Auth::Token {
                     secret,
                     email: config.email.clone(),

@@ -21,9 +21,18 @@ use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
 /// Pairgoth's shared secret: `sharedSecret` (`pairgoth-common/.../web/Shared.kt`)
-/// must be 16 ASCII characters.
-#[derive(Clone)]
+/// must be 16 ASCII characters. Read from the config as text, checked there.
+#[derive(Clone, serde::Deserialize)]
+#[serde(try_from = "String")]
 pub struct SharedSecret([u8; 16]);
+
+impl TryFrom<String> for SharedSecret {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, Self::Error> {
+        Self::new(&text)
+    }
+}
 
 impl std::fmt::Debug for SharedSecret {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
