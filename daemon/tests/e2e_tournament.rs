@@ -1,7 +1,8 @@
-//! End-to-end tournament loop: import round 1 from a strict Pairgoth server, seat and start it on two
-//! simulated boards (the real binary, pseudo-terminals, Mosquitto, SQLite), confirm the results,
-//! see them pushed once to Pairgoth and published on MQTT, survive kill -9 without pushing again,
-//! then import round 2.
+//! End-to-end tournament loop: import round 1 from a server answering as Pairgoth's code (with its
+//! token authentication), seat and start it on two simulated boards (the real binary,
+//! pseudo-terminals, Mosquitto, SQLite), confirm the results, see them pushed once to Pairgoth and
+//! published on MQTT, the archive named by round and table, survive kill -9 without pushing
+//! again, then import round 2.
 
 mod pairgoth;
 mod support;
@@ -17,6 +18,8 @@ use support::*;
 use tokio_util::sync::CancellationToken;
 
 const TID: u64 = 3;
+/// Pairgoth's `auth.shared_secret`.
+const SECRET: &str = "e2e-pairgoth-key";
 
 /// Six quick moves on 19x19, then the players stop: the arbiter records the result.
 fn short_game() -> SimGame {
@@ -56,7 +59,8 @@ fn write_config(work: &Path, http_port: u16, prefix: &str, pairgoth: &str) -> st
          client_id = \"{prefix}\"\nmax_backoff = \"500ms\"\n\
          [tournament]\nsystem = \"swiss\"\nevent = \"Test Open\"\nplace = \"Hall [B]\"\n\
          retry = \"200ms\"\n\
-         [tournament.pairgoth]\nurl = \"{pairgoth}\"\ntournament = {TID}\n",
+         [tournament.pairgoth]\nurl = \"{pairgoth}\"\ntournament = {TID}\nauth = \"token\"\n\
+         shared_secret = \"{SECRET}\"\n",
         work.join("journal.sqlite").display().to_string()
     );
     for i in 1..=2 {
@@ -101,7 +105,7 @@ async fn wait_until(limit: Duration, mut check: impl FnMut() -> bool, what: &str
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn round_one_is_played_pushed_once_and_round_two_imported() {
-    let server = PairgothServer::start(None).await;
+    let server = PairgothServer::start(Some(SECRET)).await;
     server.add_tournament(
         TID,
         &[
@@ -130,7 +134,7 @@ async fn round_one_is_played_pushed_once_and_round_two_imported() {
     .await;
     assert_eq!(seated["round"], 1);
     assert_eq!(seated["tables"][0]["board"], "table-1");
-    assert_eq!(seated["tables"][0]["black_name"], "Wei Li");
+    assert_eq!(seated["tables"][0]["black_name"], "Li Wei");
     assert_eq!(seated["tables"][1]["status"], "waiting");
     let started = arbiter_post(&format!("{base}/tournament/start"), json!({})).await;
     assert!(
@@ -147,8 +151,8 @@ async fn round_one_is_played_pushed_once_and_round_two_imported() {
         |s| s["phase"] == "playing",
     )
     .await;
-    assert_eq!(board1["black"], "Wei Li");
-    assert_eq!(board1["white"], "Fang Wang");
+    assert_eq!(board1["black"], "Li Wei");
+    assert_eq!(board1["white"], "Wang Fang");
 
     // The record names the event, round and place of the config and the round, and the
     // time system the game runs (Pairgoth's, 10 min + 5 s Fischer, not the board's
@@ -219,6 +223,11 @@ async fn round_one_is_played_pushed_once_and_round_two_imported() {
         vec![(TID, 1, 11, "w".to_owned()), (TID, 1, 12, "b".to_owned())]
     );
     assert!(server.rejected().is_empty(), "{:?}", server.rejected());
+    assert_eq!(
+        server.tokens_given(),
+        1,
+        "one login for the round and its results"
+    );
     let published = mqtt
         .wait("/tournament/results", Duration::from_secs(20), |p| {
             p.contains("\"table\":2")
@@ -256,6 +265,30 @@ async fn round_one_is_played_pushed_once_and_round_two_imported() {
         "{standings}"
     );
 
+    // The archive names each game by its round and table, as docs/deploy.md says.
+    let zip = http()
+        .get(format!("{base}/archive.zip"))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .expect("archive.zip")
+        .bytes()
+        .await
+        .expect("zip bytes");
+    let mut zip = zip::ZipArchive::new(std::io::Cursor::new(zip)).expect("zip");
+    assert!(zip.by_name("round-01-table-001.sgf").is_ok());
+    assert!(zip.by_name("round-01-table-002.sgf").is_ok());
+    let mut index = String::new();
+    std::io::Read::read_to_string(&mut zip.by_name("index.csv").expect("index"), &mut index)
+        .expect("read index");
+    // file, game, board, round, table: the index has the round and the table too.
+    assert!(
+        index
+            .lines()
+            .any(|l| l.starts_with("round-01-table-002.sgf,") && l.contains(",table-2,1,2,")),
+        "{index}"
+    );
+
     // kill -9 and restart: the results are still there and nothing is pushed twice.
     daemon.kill9();
     let mut daemon = Daemon::run(&config);
@@ -278,7 +311,7 @@ async fn round_one_is_played_pushed_once_and_round_two_imported() {
     )
     .await;
     assert_eq!(round2["round"], 2);
-    assert_eq!(round2["tables"][0]["black_name"], "Jie Chen");
+    assert_eq!(round2["tables"][0]["black_name"], "Chen Jie");
     assert_eq!(round2["tables"][0]["status"], "waiting");
     let public = wait_for(
         &format!("{base}/tournament/round"),

@@ -26,5 +26,5 @@ pub mod standings;
 pub mod teams;
 
 pub use error::TournamentError;
-pub use model::{MAX_HANDICAP, Pairing, Player, PlayerId, Round, TableNo};
+pub use model::{MAX_HANDICAP, Pairing, Player, PlayerId, Round, TableNo, full_name};
 pub use outcome::{Decision, Outcome};

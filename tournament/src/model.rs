@@ -175,6 +175,27 @@ impl Round {
     }
 }
 
+/// A player's name to show, in the order the pairing program gives it:
+/// family name, then given name (OpenGotha's `Player.fullName`), joined by
+/// a space, or by nothing when both are written in CJK characters (马超).
+#[must_use]
+pub fn full_name(family: &str, given: &str) -> String {
+    let (family, given) = (family.trim(), given.trim());
+    let cjk = |s: &str| !s.is_empty() && s.chars().all(is_cjk);
+    if cjk(family) && cjk(given) {
+        format!("{family}{given}")
+    } else {
+        format!("{family} {given}").trim().to_owned()
+    }
+}
+
+/// Han, kana and Hangul: scripts whose names are written without a space.
+fn is_cjk(c: char) -> bool {
+    matches!(u32::from(c),
+        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF
+        | 0xF900..=0xFAFF | 0x20000..=0x3134F)
+}
+
 fn check_fields(p: &Pairing) -> Result<(), TournamentError> {
     if p.table.0 == 0 {
         return Err(TournamentError::BadField {

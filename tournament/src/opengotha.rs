@@ -6,8 +6,21 @@
 //! handicap result/></Games><ByePlayers><ByePlayer roundNumber player/>
 //! </ByePlayers><TournamentParameterSet><GeneralParameterSet komi basicTime
 //! complementaryTimeSystem …/></TournamentParameterSet></Tournament>`.
-//! Games name players by OpenGotha's key, the upper-cased name followed by
-//! the upper-cased first name; `tableNumber` is written 1-based.
+//! Games name players by OpenGotha's key (`Player.computeKeyString`): name
+//! then first name, every space removed, upper-cased; `tableNumber` is
+//! written 1-based.
+//!
+//! Reading follows OpenGotha's own import (`ExternalDocument.importGamesFromXMLFile`):
+//! a game's player is looked up by that key (also as a Turkish-locale Java
+//! upper-cases it: `YİLMAZ`), then by the obsolete canonical name (accents
+//! folded, letters only); a game whose player is still not found is left
+//! out, as OpenGotha leaves it out, and [`OpenGothaTournament::skipped`]
+//! says which and why. One difference: OpenGotha 3.51 no longer writes
+//! `dataVersion`, reads its absence as 200 and then looks its own keys up
+//! as obsolete names only, so it loses the games of a `JEAN-FRANÇOIS`
+//! reopening its own file; the key is always tried first here.
+//! A second player with the key of an earlier one is refused as OpenGotha's
+//! `Tournament.addPlayer` refuses a homonym: the first stays.
 //!
 //! Reading uses `quick-xml`'s serde deserializer on a few typed structs and
 //! ignores the rest; writing results streams the original document through
@@ -30,9 +43,20 @@ use crate::{Decision, Pairing, Player, PlayerId, Round, TableNo, TournamentError
 pub struct OpenGothaTournament {
     players: BTreeMap<PlayerId, Player>,
     games: Vec<RecordedGame>,
+    skipped: Vec<Skipped>,
     byes: Vec<(u32, PlayerId)>,
     komi: Option<f64>,
     time_control: Option<TimeControl>,
+}
+
+/// A `<Game>`, `<ByePlayer>` or `<Player>` of the file that OpenGotha's own
+/// import leaves out, with the reason.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    /// The round of the game or bye (0 for a player).
+    pub round: u32,
+    /// Why it was left out.
+    pub reason: String,
 }
 
 /// One game of the file with its round and its recorded result.
@@ -59,29 +83,31 @@ impl OpenGothaTournament {
         let general = doc.params.and_then(|p| p.general);
         let komi = general.as_ref().and_then(XGeneral::komi).transpose()?;
         let time_control = general.as_ref().and_then(XGeneral::time_control);
-        let players: BTreeMap<PlayerId, Player> = doc
-            .players
-            .list
-            .into_iter()
-            .map(|p| (p.key(), p.into_player()))
-            .map(|(k, mut p)| {
-                p.id = k.clone();
-                (k, p)
-            })
-            .collect();
+        let mut skipped = Vec::new();
+        let (players, obsolete) = register(doc.players.list, &mut skipped)?;
+        let lookup = Lookup::new(&players, &obsolete);
         let mut games = Vec::with_capacity(doc.games.list.len());
         for g in doc.games.list {
-            games.push(g.into_recorded(&players, komi, time_control)?);
+            let round = g.round;
+            match g.into_recorded(&lookup, komi, time_control)? {
+                Ok(game) => games.push(game),
+                Err(reason) => skipped.push(Skipped { round, reason }),
+            }
         }
-        let byes = doc
-            .byes
-            .list
-            .into_iter()
-            .map(|b| (b.round, PlayerId(b.player)))
-            .collect();
+        let mut byes = Vec::new();
+        for b in doc.byes.list {
+            match lookup.find(&b.player) {
+                Some(id) => byes.push((b.round, id)),
+                None => skipped.push(Skipped {
+                    round: b.round,
+                    reason: format!("bye of unknown player {:?} left out", b.player),
+                }),
+            }
+        }
         Ok(Self {
             players,
             games,
+            skipped,
             byes,
             komi,
             time_control,
@@ -129,6 +155,12 @@ impl OpenGothaTournament {
     #[must_use]
     pub fn games(&self) -> &[RecordedGame] {
         &self.games
+    }
+
+    /// What OpenGotha's import would leave out of this file, with the reasons.
+    #[must_use]
+    pub fn skipped(&self) -> &[Skipped] {
+        &self.skipped
     }
 
     /// Every registered player.
@@ -250,10 +282,148 @@ fn game_exists(xml: &str, (round, table): (u32, TableNo)) -> bool {
         .unwrap_or(false)
 }
 
-/// OpenGotha's key for a player: name then first name, upper-cased.
+/// OpenGotha's key for a player (`Player.computeKeyString`): name then first
+/// name, every space (U+0020 only, as Java's `replaceAll(" ", "")`) removed,
+/// upper-cased.
 #[must_use]
 pub fn player_key(name: &str, first_name: &str) -> PlayerId {
-    PlayerId(format!("{name}{first_name}").to_uppercase())
+    key_of(&format!("{name}{first_name}"))
+}
+
+/// `Player.computeKeyString(String)`: what a game's `whitePlayer` is looked up by.
+fn key_of(text: &str) -> PlayerId {
+    PlayerId(text.replace(' ', "").to_uppercase())
+}
+
+/// The key OpenGotha computes in a Turkish locale (Java's `toUpperCase()` follows the
+/// default locale: `i` becomes `İ`, `ı` becomes `I`). Files saved there name players so
+/// (`YİLMAZSARP_EGE`), and OpenGotha on that machine reads them back.
+fn turkish_key(text: &str) -> PlayerId {
+    PlayerId(
+        text.replace(' ', "")
+            .chars()
+            .flat_map(|c| match c {
+                'i' => "İ".chars().collect::<Vec<_>>(),
+                'ı' => vec!['I'],
+                c => c.to_uppercase().collect(),
+            })
+            .collect(),
+    )
+}
+
+/// The players of the file by key; a player OpenGotha's `Player` constructor
+/// refuses (an empty name or first name) makes OpenGotha's import fail, and
+/// so the file is refused; a homonym is left out with a reason.
+fn register(
+    list: Vec<XPlayer>,
+    skipped: &mut Vec<Skipped>,
+) -> Result<(BTreeMap<PlayerId, Player>, OtherNames), TournamentError> {
+    let mut players = BTreeMap::new();
+    let mut obsolete = Vec::new();
+    for p in list {
+        if p.name.is_empty() || p.first_name.is_empty() {
+            return Err(TournamentError::BadField {
+                field: "Player",
+                detail: format!(
+                    "{:?} {:?}: OpenGotha needs a name and a first name of at least one character",
+                    p.name, p.first_name
+                ),
+            });
+        }
+        let key = p.key();
+        if players.contains_key(&key) {
+            skipped.push(Skipped {
+                round: 0,
+                reason: format!("player {key} registered twice: the second is left out"),
+            });
+            continue;
+        }
+        obsolete.push((obsolete_name(&p.name, &p.first_name), key.clone()));
+        let turkish = turkish_key(&format!("{}{}", p.name, p.first_name));
+        if turkish != key {
+            obsolete.push((turkish.0, key.clone()));
+        }
+        let mut player = p.into_player();
+        player.id = key.clone();
+        players.insert(key, player);
+    }
+    Ok((players, obsolete))
+}
+
+/// (obsolete canonical name or Turkish-locale key, key), in the file's order.
+type OtherNames = Vec<(String, PlayerId)>;
+
+/// How a game's player text finds its player, as OpenGotha's import does (its key in
+/// OpenGotha's locale, which may be Turkish, then the obsolete canonical name).
+struct Lookup<'a> {
+    players: &'a BTreeMap<PlayerId, Player>,
+    /// (obsolete canonical name or Turkish-locale key, key) in the file's order.
+    obsolete: &'a [(String, PlayerId)],
+}
+
+impl<'a> Lookup<'a> {
+    fn new(players: &'a BTreeMap<PlayerId, Player>, obsolete: &'a [(String, PlayerId)]) -> Self {
+        Self { players, obsolete }
+    }
+
+    /// `getPlayerByKeyString`, then the key in a Turkish locale or the obsolete
+    /// canonical name, then the obsolete name of `forceToASCII(text).toUpperCase()`.
+    fn find(&self, text: &str) -> Option<PlayerId> {
+        let key = key_of(text);
+        if self.players.contains_key(&key) {
+            return Some(key);
+        }
+        self.by_obsolete_name(&key.0)
+            .or_else(|| self.by_obsolete_name(&fold_accents(text).to_uppercase()))
+    }
+
+    /// `Tournament.getPlayerByObsoleteCanonicalName`: the first player whose upper-cased
+    /// name and first name, accents folded, letters A-Z only, equal `canonical`.
+    fn by_obsolete_name(&self, canonical: &str) -> Option<PlayerId> {
+        self.obsolete
+            .iter()
+            .find(|(name, _)| name == canonical)
+            .map(|(_, id)| id.clone())
+    }
+}
+
+fn obsolete_name(name: &str, first_name: &str) -> String {
+    let upper = format!("{}{}", name.to_uppercase(), first_name.to_uppercase());
+    fold_accents(&upper)
+        .chars()
+        .filter(char::is_ascii_uppercase)
+        .collect()
+}
+
+/// `Gotha.forceToASCII`'s Latin-9 folds (the obsolete names were built with them).
+fn fold_accents(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            'À'..='Å' => 'A',
+            'Ç' => 'C',
+            'È'..='Ë' => 'E',
+            'Ì'..='Ï' => 'I',
+            'Ñ' => 'N',
+            'Ò'..='Ö' | 'Ø' => 'O',
+            'Ù'..='Ü' => 'U',
+            'Ý' => 'Y',
+            'à'..='å' => 'a',
+            'ç' => 'c',
+            'è'..='ë' => 'e',
+            'ì'..='ï' | 'ı' => 'i',
+            'ñ' => 'n',
+            'ò'..='ö' | 'ø' => 'o',
+            'ù'..='ü' => 'u',
+            'ý' => 'y',
+            'ğ' => 'g',
+            'ş' => 's',
+            'Ğ' => 'G',
+            'Ş' => 'S',
+            'İ' => 'I',
+            c if u32::from(c) > 127 => '?',
+            other => other,
+        })
+        .collect()
 }
 
 #[derive(Deserialize)]
@@ -302,12 +472,9 @@ impl XPlayer {
     }
 
     fn into_player(self) -> Player {
-        let name = format!("{} {}", self.first_name.trim(), self.name.trim())
-            .trim()
-            .to_owned();
         Player {
             id: PlayerId(String::new()),
-            name,
+            name: crate::model::full_name(&self.name, &self.first_name),
             rank: self.rank.filter(|r| !r.is_empty()),
         }
     }
@@ -340,24 +507,29 @@ fn dtd_unknown() -> String {
 }
 
 impl XGame {
+    /// The game, or why OpenGotha's import leaves it out (a player it cannot find).
     fn into_recorded(
         self,
-        players: &BTreeMap<PlayerId, Player>,
+        lookup: &Lookup<'_>,
         komi: Option<f64>,
         time_control: Option<TimeControl>,
-    ) -> Result<RecordedGame, TournamentError> {
-        let known = |key: &str| {
-            let id = PlayerId(key.to_owned());
-            if players.contains_key(&id) {
-                Ok(id)
-            } else {
-                Err(TournamentError::UnknownPlayer(key.to_owned()))
-            }
+    ) -> Result<Result<RecordedGame, String>, TournamentError> {
+        let (Some(black), Some(white)) = (lookup.find(&self.black), lookup.find(&self.white))
+        else {
+            let unknown = [&self.black, &self.white]
+                .into_iter()
+                .find(|p| lookup.find(p).is_none())
+                .cloned()
+                .unwrap_or_default();
+            return Ok(Err(format!(
+                "game at table {} names unknown player {unknown:?}: OpenGotha leaves it out",
+                self.table
+            )));
         };
         let pairing = Pairing {
             table: TableNo(self.table),
-            black: known(&self.black)?,
-            white: known(&self.white)?,
+            black,
+            white,
             handicap: self.handicap,
             komi: if self.handicap > 0 { Some(0.0) } else { komi },
             time_control,
@@ -365,11 +537,11 @@ impl XGame {
             game_id: None,
         };
         let decision = Decision::parse_opengotha(self.result.trim())?;
-        Ok(RecordedGame {
+        Ok(Ok(RecordedGame {
             round: self.round,
             pairing,
             decision,
-        })
+        }))
     }
 }
 

@@ -1,11 +1,24 @@
-//! Pairgoth's JSON shapes, written to its `doc/reference.md`, and their conversion into a [`Round`].
+//! Pairgoth's JSON shapes, as its code reads and writes them, and their conversion into a [`Round`].
 //!
-//! The shapes are those of the reference's "Pairgoth API specification":
-//! `GET /api/tour/#tid` (tournament), `GET /api/tour/#tid/part` (players),
-//! `GET /api/tour/#tid/pair/#rn` (`{"games": [{"id","t","w","b","h"}],
-//! "pairables", "unpairables"}`), `GET`/`PUT /api/tour/#tid/res/#rn`
-//! (`{"id", "res"}`), and the `{"success": …}` answers. The HTTP client
-//! lives in the daemon; this module only says what the bytes mean.
+//! Where Pairgoth's `doc/reference.md` and its code disagree, the code
+//! wins (it is what answers): the files named are under
+//! `api-webapp/src/main/kotlin/org/jeudego/pairgoth/`.
+//! - `GET /api/tour/#tid`: `Tournament.toJson` (`model/Tournament.kt`),
+//!   with `timeSystem` from `model/TimeSystem.kt`.
+//! - `GET /api/tour/#tid/part`: `Player.toJson` (`model/Pairable.kt`).
+//! - `GET /api/tour/#tid/pair/#rn`: `{"games", "pairables", "unpairables"}`
+//!   (`api/PairingHandler.kt`), each game `Game.toJson` (`model/Game.kt`):
+//!   `{"id","t","w","b","h","r"}`.
+//! - `GET /api/tour/#tid/res/#rn`: the round's games, `Game.toJson` again
+//!   (`api/ResultsHandler.kt`).
+//! - `PUT /api/tour/#tid/res/#rn`: `{"id", "result"}`: `ResultsHandler.put`
+//!   reads `payload.getChar("result")`, and Pairgoth's own results page
+//!   sends `{ id: id, result: result }` (`view-webapp/.../js/tour-results.inc.js`);
+//!   the reference's `res` is answered 400 "missing result".
+//! - Answers `{"success": true}`, or `{"success": false, "error": …}` with
+//!   the status (`server/ApiServlet.kt`, `error`).
+//!
+//! The HTTP client lives in the daemon; this module only says what the bytes mean.
 
 use std::str::FromStr;
 
@@ -27,9 +40,9 @@ pub struct PairingsAnswer {
     pub unpairables: Vec<u64>,
 }
 
-/// One game as Pairgoth lists it: id, table, white, black, handicap.
-/// A player id of 0 is a bye; a table of 0 is "unpaired".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// One game as Pairgoth lists it (`Game.toJson`): id, table, white, black,
+/// handicap, result. A player id of 0 is a bye; a table of 0 is "unpaired".
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PairgothGame {
     /// Game id, used to send the result back.
     pub id: u64,
@@ -42,6 +55,9 @@ pub struct PairgothGame {
     /// Handicap stones.
     #[serde(default)]
     pub h: u8,
+    /// The result's symbol (`Game.Result`: `?`, `b`, `w`, `=`, `X`, `#`, `0`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub r: Option<String>,
 }
 
 /// One registered player (`GET /api/tour/#tid/part`). Unlisted fields are ignored.
@@ -113,14 +129,15 @@ pub struct PairgothTimeSystem {
     pub stones: u32,
 }
 
-/// The body of `PUT /api/tour/#tid/res/#rn`, and one item of its `GET`.
+/// The body of `PUT /api/tour/#tid/res/#rn`: `ResultsHandler.put` reads
+/// `payload.getInt("id")` and `payload.getChar("result")`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ResultBody {
     /// Game id.
     pub id: u64,
-    /// Result code: `b`, `w`, `=`, `X`, `?`, `#`, `0`.
-    pub res: String,
+    /// Result symbol (`Game.Result`): `b`, `w`, `=`, `X`, `?`, `#`, `0`.
+    pub result: String,
 }
 
 impl ResultBody {
@@ -129,7 +146,7 @@ impl ResultBody {
     pub fn new(id: u64, decision: Decision) -> Self {
         Self {
             id,
-            res: decision.pairgoth_code().to_owned(),
+            result: decision.pairgoth_code().to_owned(),
         }
     }
 }
@@ -216,9 +233,7 @@ pub fn round_from(
         let seated: Vec<u64> = [g.b, g.w].into_iter().filter(|id| *id != 0).collect();
         for id in &seated {
             let p = player(*id)?;
-            let name = format!("{} {}", p.firstname.trim(), p.name.trim())
-                .trim()
-                .to_owned();
+            let name = crate::full_name(&p.name, &p.firstname);
             let key = PlayerId(id.to_string());
             round.players.insert(
                 key.clone(),
@@ -268,7 +283,7 @@ mod tests {
     #[test]
     fn builds_a_round_with_byes_komi_and_clock() {
         let pair: PairingsAnswer = serde_json::from_str(
-            r#"{"games":[{"id":11,"t":1,"w":2,"b":3,"h":0},{"id":12,"t":0,"w":4,"b":0,"h":0}],"pairables":[],"unpairables":[5]}"#,
+            r#"{"games":[{"id":11,"t":1,"w":2,"b":3,"h":0,"r":"?"},{"id":12,"t":0,"w":4,"b":0,"h":0,"r":"?","dd":1}],"pairables":[],"unpairables":[5]}"#,
         )
         .unwrap();
         let tour: PairgothTournament = serde_json::from_str(
@@ -289,7 +304,7 @@ mod tests {
             "byoyomi-jp:main=60m,periods=5,period=30s"
         );
         assert_eq!(r.byes, vec![PlayerId::from("4")]);
-        assert_eq!(r.display_name(&PlayerId::from("3")), "Luc Martin");
+        assert_eq!(r.display_name(&PlayerId::from("3")), "Martin Luc");
         assert_eq!(r.players[&PlayerId::from("2")].rank.as_deref(), Some("3k"));
     }
 
@@ -307,13 +322,13 @@ mod tests {
     }
 
     #[test]
-    fn result_body_is_the_documented_shape() {
+    fn result_body_is_what_results_handler_reads() {
         let body = ResultBody::new(7, Decision::played(crate::Outcome::Draw));
         assert_eq!(
             serde_json::to_string(&body).unwrap(),
-            r#"{"id":7,"res":"="}"#
+            r#"{"id":7,"result":"="}"#
         );
-        assert!(serde_json::from_str::<ResultBody>(r#"{"id":7,"res":"b","extra":1}"#).is_err());
+        assert!(serde_json::from_str::<ResultBody>(r#"{"id":7,"result":"b","extra":1}"#).is_err());
         assert_eq!(rank_text(-30), "30k");
         assert_eq!(rank_text(0), "1d");
     }

@@ -27,13 +27,13 @@ fn reads_a_round_with_keys_names_byes_komi_and_clock() {
     let t2 = r2.at_table(TableNo(2)).unwrap();
     assert_eq!(t2.handicap, 3);
     assert_eq!(t2.komi, Some(0.0), "no komi with handicap");
-    assert_eq!(
-        r2.display_name(&PlayerId::from("LE GALLLOÏC")),
-        "Loïc Le Gall"
-    );
+    // OpenGotha's key drops the spaces (`Player.computeKeyString`), also of a game's
+    // `whitePlayer="LE GALLLOÏC"`; the name keeps the file's order, name then first name.
+    assert_eq!(t2.white.as_str(), "LEGALLLOÏC");
+    assert_eq!(r2.display_name(&t2.white), "Le Gall Loïc");
     assert_eq!(
         r2.display_name(&PlayerId::from("MORELAURÉLIE")),
-        "Aurélie Morel"
+        "Morel Aurélie"
     );
     assert_eq!(r2.byes, vec![PlayerId::from("WANGFANG")]);
 }
@@ -120,15 +120,76 @@ fn refuses_a_result_for_a_game_the_file_lacks() {
 }
 
 #[test]
+fn finds_players_as_opengotha_does() {
+    // Spaces inside a game's key, and the obsolete canonical name with accents folded.
+    let spaced = CLUB.replace(r#"whitePlayer="LIWEI""#, r#"whitePlayer="LI WEI""#);
+    assert_eq!(OpenGothaTournament::parse(&spaced).unwrap().skipped(), &[]);
+    let old = CLUB
+        .replace(r#"dataVersion="201""#, r#"dataVersion="200""#)
+        .replace(r#""MORELAURÉLIE""#, r#""MORELAURELIE""#);
+    let t = OpenGothaTournament::parse(&old).unwrap();
+    assert_eq!(t.skipped(), &[]);
+    // OpenGotha folds the text, not its punctuation: "LE-GALLLOÏC" finds no one.
+    let t = OpenGothaTournament::parse(&old.replace("LE GALLLOÏC", "LE-GALLLOÏC")).unwrap();
+    assert_eq!(t.skipped().len(), 2, "{:?}", t.skipped());
+    // A file saved by OpenGotha in a Turkish locale: Java upper-cases i to İ.
+    let turkish = CLUB.replace("LIWEI", "LİWEİ");
+    assert_eq!(OpenGothaTournament::parse(&turkish).unwrap().skipped(), &[]);
+    assert!(
+        t.games()
+            .iter()
+            .any(|g| g.pairing.black.as_str() == "MORELAURÉLIE")
+    );
+    // A homonym (same key) is refused as OpenGotha's addPlayer refuses it: the first stays.
+    let twice = CLUB
+        .replace(r#"name="Morel""#, r#"name="Li ""#)
+        .replace(r#"firstName="Aurélie""#, r#"firstName="Wei""#);
+    let t = OpenGothaTournament::parse(&twice).unwrap();
+    assert!(
+        t.skipped()
+            .iter()
+            .any(|s| s.reason.contains("LIWEI registered twice")),
+        "{:?}",
+        t.skipped()
+    );
+}
+
+#[test]
+fn keeps_a_chinese_name_in_the_files_order() {
+    let cn = CLUB
+        .replace(r#"firstName="Wei""#, r#"firstName="超""#)
+        .replace(r#"name="Li""#, r#"name="马""#)
+        .replace("LIWEI", "马超");
+    let t = OpenGothaTournament::parse(&cn).unwrap();
+    assert_eq!(t.players()[&PlayerId::from("马超")].name, "马超");
+}
+
+#[test]
 fn refuses_broken_files_with_a_clear_error() {
     assert!(matches!(
         OpenGothaTournament::parse("<Tournament><Games>"),
         Err(TournamentError::Xml(_))
     ));
+    // A game naming no registered player is left out, as OpenGotha's import leaves it out,
+    // with the reason.
     let unknown = CLUB.replace(r#"blackPlayer="ZHANGMIN""#, r#"blackPlayer="NOBODY""#);
+    let read = OpenGothaTournament::parse(&unknown).unwrap();
+    let all = OpenGothaTournament::parse(CLUB).unwrap().games().len();
+    assert_eq!(read.games().len(), all - 1);
+    assert_eq!(read.skipped().len(), 1);
     assert!(
-        matches!(OpenGothaTournament::parse(&unknown), Err(TournamentError::UnknownPlayer(p)) if p == "NOBODY")
+        read.skipped()[0].reason.contains("\"NOBODY\""),
+        "{:?}",
+        read.skipped()
     );
+    let nameless = CLUB.replace(r#"firstName="Min""#, r#"firstName="""#);
+    assert!(matches!(
+        OpenGothaTournament::parse(&nameless),
+        Err(TournamentError::BadField {
+            field: "Player",
+            ..
+        })
+    ));
     let bad = CLUB.replace("RESULT_UNKNOWN", "RESULT_MAYBE");
     assert!(matches!(
         OpenGothaTournament::parse(&bad),

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from 'preact/hooks';
 import { getJson, onTokenRefused, token } from './api.js';
 import { AlertCard, SightProblem } from './alerts.jsx';
 import { useWindowSize } from './board.jsx';
+import { DeskAlerts } from './deskalerts.jsx';
 import { BoardPanel } from './control.jsx';
 import { HallFeed } from './hallfeed.js';
 import { callWords, chime, flagWords, speak } from './speech.js';
@@ -114,6 +115,7 @@ function Console({ onLogout }) {
       </header>
       <main class="console">
         <section class="alerts-col" aria-label="alerts">
+          <DeskAlerts />
           <h2>Open alerts ({open.length})</h2>
           <ul class="alerts">
             {open.map(({ id, alert }) => <AlertCard key={alert.id} board={id} alert={alert} state={feed.boards.get(id)} apply={apply} />)}

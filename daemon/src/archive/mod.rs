@@ -8,4 +8,4 @@ mod naming;
 
 pub use backup::{BackupError, backup};
 pub use export::{ExportError, ExportReport, export_journal, write_zip};
-pub use game::{ArchivedGame, read_games};
+pub use game::{ArchivedGame, Seats, apply_seats, read_games, seated_games};

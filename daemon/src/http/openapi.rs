@@ -18,6 +18,7 @@ use super::routes::{arbiter, archive, boards, games};
 use super::schema::{
     AuditEntry, AuditList, BoardHealth, BoardList, BoardState, Count, Evidence, GameList, Health,
     Infraction, JournalHealth, LastMove, LiveBoardState, MoveRecord, SekiMark, SideCount, SseEvent,
+    TournamentHealth,
 };
 use super::{metrics, sse};
 
@@ -59,7 +60,7 @@ use super::{metrics, sse};
         metrics::handle_metrics,
     ),
     components(schemas(
-        BoardState, LiveBoardState, LastMove, MoveRecord, Infraction, BoardList, GameList, Health, JournalHealth, BoardHealth, Problem, SseEvent,
+        BoardState, LiveBoardState, LastMove, MoveRecord, Infraction, BoardList, GameList, Health, JournalHealth, TournamentHealth, BoardHealth, Problem, SseEvent,
         StartGameBody, RulingBody, RulingAction, ClockBody, DeadStonesBody, ResultBody, Color, Ruleset, KoRule,
         NoteBody, LateStartBody, ResumePlayBody, Evidence, AuditEntry, AuditList, SekiBody, SekiAction,
         Count, SideCount, SekiMark,

@@ -374,6 +374,15 @@ pub(crate) struct Health {
     recovering: Vec<String>,
     /// Per board, in id order, ready or not.
     boards: Vec<BoardHealth>,
+    /// The tournament desk's alerts (docs/tournament.md); any makes `status` `degraded`.
+    tournament: TournamentHealth,
+}
+
+/// The tournament desk's part of GET /health.
+#[derive(Serialize, ToSchema)]
+pub(crate) struct TournamentHealth {
+    /// The desk's alerts up now (also `GET /tournament/alerts`, MQTT `tournament/alerts`).
+    alerts: Vec<crate::tournament::alerts::DeskAlert>,
 }
 
 /// One Server-Sent Event of the event streams, as an SSE parser yields it.

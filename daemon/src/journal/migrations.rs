@@ -136,6 +136,12 @@ CREATE TABLE IF NOT EXISTS checkpoints (
                cannot read them, so it must refuse the file",
         apply: Apply::Sql(""),
     },
+    Migration {
+        what: "which tournament results are an arbiter's ruling, which a board result never replaces",
+        apply: Apply::Sql(
+            "ALTER TABLE tournament_results ADD COLUMN ruled INTEGER NOT NULL DEFAULT 0;",
+        ),
+    },
 ];
 
 /// Step 4: `events.packing` says how a payload is stored (`packing.rs`; every older row is

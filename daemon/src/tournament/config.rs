@@ -72,12 +72,37 @@ pub struct PairgothConfig {
     pub url: String,
     /// Pairgoth tournament id.
     pub tournament: u64,
-    /// `Authorization` header value, when Pairgoth runs with authentication.
+    /// `"none"` (default, Pairgoth's `auth = none`) or `"token"`: Pairgoth's
+    /// challenge at `tour/token` with its shared secret (any other `auth` of Pairgoth).
+    #[serde(default)]
+    pub auth: PairgothAuthMode,
+    /// Pairgoth's `auth.shared_secret` (16 ASCII characters), for `auth = "token"`.
+    #[serde(default)]
+    pub shared_secret: Option<super::pairgoth_auth::SharedSecret>,
+    /// The e-mail the token is asked for (Pairgoth records it with the access key).
+    #[serde(default = "default_email")]
+    pub email: String,
+    /// A fixed `Authorization` value, for a proxy in front of Pairgoth (`auth = "none"` only).
     #[serde(default)]
     pub authorization: Option<String>,
     /// Per-request timeout. Default `"10s"`.
     #[serde(default = "default_timeout")]
     pub timeout: Span,
+}
+
+/// How the daemon authenticates to Pairgoth's API.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PairgothAuthMode {
+    /// No authentication (Pairgoth's `auth = none`), or a fixed header.
+    #[default]
+    None,
+    /// Pairgoth's token flow with the shared secret.
+    Token,
+}
+
+fn default_email() -> String {
+    "goban-bridge".into()
 }
 
 fn default_timeout() -> Span {
@@ -132,5 +157,24 @@ impl TournamentConfig {
             ));
         }
         Ok(map)
+    }
+}
+
+#[cfg(test)]
+mod pairgoth_tests {
+    use super::*;
+
+    #[test]
+    fn the_shared_secret_is_checked_when_the_config_is_read() {
+        let read = |secret: &str| {
+            toml::from_str::<PairgothConfig>(&format!(
+                "url = \"http://pg:8085/api\"\ntournament = 1\nauth = \"token\"\nshared_secret = \"{secret}\"\n"
+            ))
+        };
+        let short = read("short").map(|_| ()).unwrap_err().to_string();
+        assert!(short.contains("16 ASCII characters"), "{short}");
+        let config = read("0123456789abcdef").expect("a 16-character secret");
+        assert_eq!(config.auth, PairgothAuthMode::Token);
+        assert_eq!(config.email, "goban-bridge");
     }
 }

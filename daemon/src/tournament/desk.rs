@@ -6,17 +6,18 @@ use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use goban_rules::GameResult;
-use goban_tournament::standings::{self, GameRecord, Rules};
-use goban_tournament::{Decision, PlayerId, Round, TableNo, TournamentError, csv_round, opengotha};
+use goban_tournament::{Decision, Round, TableNo, TournamentError, csv_round, opengotha};
 use serde::Deserialize;
 use tokio::sync::Notify;
 use utoipa::ToSchema;
 
+use super::alerts::{DeskAlert, DeskAlertKind, DeskAlerts};
 use super::boards::{self, StateView};
 use super::config::{StartMode, TournamentConfig};
 use super::pairgoth::{PairgothClient, PairgothError};
-use super::store::{Store, StoreError, StoredResult, StoredRound};
-use super::views::{ResultView, RoundView, StandingView, StandingsView, TableView};
+use super::runner::Announce;
+use super::store::{Push, Store, StoreError, StoredResult, StoredRound};
+use super::views::{ResultView, RoundView, TableView};
 use crate::config::BoardConfig;
 use crate::hub::Hub;
 
@@ -85,6 +86,20 @@ pub enum LoadRequest {
     },
 }
 
+/// Round `number` of an OpenGotha document; what OpenGotha's import would leave out of
+/// that round (a game naming an unknown player) is logged.
+fn opengotha_round(document: &str, number: u32) -> Result<Round, DeskError> {
+    let file = opengotha::OpenGothaTournament::parse(document)?;
+    for skipped in file
+        .skipped()
+        .iter()
+        .filter(|s| s.round == number || s.round == 0)
+    {
+        tracing::warn!(round = number, reason = %skipped.reason, "OpenGotha file: left out as OpenGotha leaves it out");
+    }
+    Ok(file.round(number)?)
+}
+
 /// The desk. Cheap to share behind an `Arc`.
 pub struct Desk {
     pub(crate) config: TournamentConfig,
@@ -94,6 +109,9 @@ pub struct Desk {
     pub(crate) pairgoth: Option<PairgothClient>,
     /// Wakes the pusher when a result is queued.
     pub(crate) wake: Notify,
+    alerts: DeskAlerts,
+    /// Where alerts are announced on MQTT, once connected.
+    announce: std::sync::OnceLock<Arc<dyn Announce>>,
 }
 
 impl std::fmt::Debug for Desk {
@@ -120,11 +138,7 @@ impl Desk {
     ) -> Result<Arc<Self>, DeskError> {
         let tables = config.table_map(boards).map_err(DeskError::Config)?;
         let pairgoth = match &config.pairgoth {
-            Some(p) => Some(PairgothClient::new(
-                &p.url,
-                p.authorization.as_deref(),
-                p.timeout.0,
-            )?),
+            Some(p) => Some(PairgothClient::from_config(p)?),
             None => None,
         };
         let store = Mutex::new(Store::open(journal)?);
@@ -135,7 +149,16 @@ impl Desk {
             hub,
             pairgoth,
             wake: Notify::new(),
+            alerts: DeskAlerts::default(),
+            announce: std::sync::OnceLock::new(),
         }))
+    }
+
+    /// Gives the desk its MQTT voice for alerts (set once, at start).
+    pub(crate) fn set_announce(&self, announce: Arc<dyn Announce>) {
+        // Set once by `start`; a second call would find it set and change nothing.
+        let _ = self.announce.set(announce);
+        self.publish_alerts();
     }
 
     pub(crate) fn store(&self) -> std::sync::MutexGuard<'_, Store> {
@@ -152,6 +175,7 @@ impl Desk {
             .iter()
             .filter_map(|p| self.tables.get(&p.table).map(|b| (p.table, b.clone())))
             .collect();
+        self.check_boards_free(stored.round.number, &seats)?;
         self.store().save_round(&stored, &seats, now_ms())?;
         tracing::info!(round = stored.round.number, source = %stored.source, seated = seats.len(), "tournament round loaded");
         if self.config.start == StartMode::Clock {
@@ -171,7 +195,7 @@ impl Desk {
                 round,
                 document: Some(document),
             } => StoredRound {
-                round: opengotha::OpenGothaTournament::parse(&document)?.round(round)?,
+                round: opengotha_round(&document, round)?,
                 source: "opengotha".into(),
                 document: Some(document),
             },
@@ -185,7 +209,7 @@ impl Desk {
                 let text = tokio::fs::read_to_string(&path)
                     .await
                     .map_err(|e| DeskError::Config(format!("{}: {e}", path.display())))?;
-                let round = opengotha::OpenGothaTournament::parse(&text)?.round(round)?;
+                let round = opengotha_round(&text, round)?;
                 StoredRound {
                     round,
                     source: "opengotha-file".into(),
@@ -208,6 +232,25 @@ impl Desk {
                 }
             }
         })
+    }
+
+    /// Refuses a round whose boards still play another round's game: loading it
+    /// would start its games over those. Any other load makes that round the current one.
+    fn check_boards_free(&self, round: u32, seats: &[(TableNo, String)]) -> Result<(), DeskError> {
+        let live = self.store().live_seats_elsewhere(round)?;
+        let busy: Vec<String> = live
+            .iter()
+            .filter(|(_, _, board)| seats.iter().any(|(_, b)| b == board))
+            .map(|(r, t, board)| format!("{board} (round {r}, table {t})"))
+            .collect();
+        if busy.is_empty() {
+            return Ok(());
+        }
+        Err(DeskError::Conflict(format!(
+            "round {round} not loaded: these boards still play a game without a result: {}; \
+             let them finish or record a decision first",
+            busy.join(", ")
+        )))
     }
 
     fn current(&self) -> Result<StoredRound, DeskError> {
@@ -309,43 +352,146 @@ impl Desk {
             decision,
             warnings,
             game: seat.and_then(|s| s.2),
+            ruled: true,
         };
         self.record(&current, &result)?;
+        if self.alerts.clear(
+            DeskAlertKind::RulingDisagrees,
+            "board",
+            result.round,
+            table.0,
+        ) {
+            self.publish_alerts();
+        }
         Ok(ResultView::new(&result))
     }
 
-    /// A board state from the bus: a seated game that finished is a confirmed result.
+    /// A board state from the bus: a seated game that finished is a confirmed result,
+    /// in whichever round seated it, unless an arbiter's ruling is already recorded
+    /// for its table: the ruling stands, and a board result that disagrees is an alert.
     pub(crate) fn handle_state(&self, state: &StateView) -> Result<(), DeskError> {
         let (Some(game), Some(text), goban_referee::Phase::Finished) =
             (&state.game, &state.result, state.phase)
         else {
             return Ok(());
         };
-        let Ok(current) = self.current() else {
+        let Some((number, table)) = self.store().seat_of_game(&state.board, game)? else {
             return Ok(());
         };
-        let seats = self.store().seats(current.round.number)?;
-        let Some((table, _, _)) = seats
-            .into_iter()
-            .find(|(_, b, g)| b == &state.board && g.as_ref() == Some(game))
-        else {
+        let Some(seated) = self.store().round(number)? else {
             return Ok(());
         };
-        let Some(pairing) = current.round.at_table(table) else {
+        let Some(pairing) = seated.round.at_table(table) else {
             return Ok(());
         };
         let parsed = GameResult::parse_sgf(text)
             .map_err(|e| DeskError::Conflict(format!("result {text:?}: {e}")))?;
         let result = StoredResult {
-            round: current.round.number,
+            round: number,
             table,
             black: pairing.black.to_string(),
             white: pairing.white.to_string(),
             decision: Decision::from_game(&parsed, state.move_number),
             warnings: state.warnings,
             game: Some(game.clone()),
+            ruled: false,
         };
-        self.record(&current, &result)
+        let ruling = self
+            .store()
+            .results()?
+            .into_iter()
+            .find(|r| r.round == number && r.table == table && r.ruled);
+        if let Some(ruling) = ruling {
+            if ruling.decision.outcome != result.decision.outcome {
+                self.ruling_disagrees(&ruling, &state.board, text);
+            }
+            return Ok(());
+        }
+        self.record(&seated, &result)
+    }
+
+    fn ruling_disagrees(&self, ruling: &StoredResult, board: &str, text: &str) {
+        let now = now_ms();
+        let message = format!(
+            "round {} table {}: board {board} ended the game {text}, but the arbiter's ruling {} \
+             stands; rule again to change it",
+            ruling.round, ruling.table, ruling.decision
+        );
+        tracing::warn!(round = ruling.round, table = %ruling.table, board, result = text, "board result disagrees with the ruling, which stands");
+        self.raise(DeskAlert {
+            kind: DeskAlertKind::RulingDisagrees,
+            target: "board".into(),
+            round: ruling.round,
+            table: ruling.table.0,
+            message,
+            count: 1,
+            since_ms: now,
+            last_ms: now,
+        });
+    }
+
+    /// Raises `alert` (or counts it again); announces it when it is new. True when new.
+    fn raise(&self, alert: DeskAlert) -> bool {
+        let raised = self.alerts.raise(alert);
+        if raised {
+            self.publish_alerts();
+        }
+        raised
+    }
+
+    /// A target accepted `push`: its refusal alert, if any, goes.
+    pub(crate) fn push_accepted(&self, push: &Push) {
+        if self.alerts.clear(
+            DeskAlertKind::PushRefused,
+            &push.target,
+            push.round,
+            push.table.0,
+        ) {
+            self.publish_alerts();
+        }
+    }
+
+    /// A target refused `push` twice the same way.
+    pub(crate) fn push_refused(&self, push: &Push, error: &str) {
+        let now = now_ms();
+        let message = format!(
+            "{} refuses the result of round {} table {} ({}) with the same answer each time: {error}; \
+             no more automatic retries until the cause is fixed (then restart or rule again)",
+            push.target, push.round, push.table, push.decision
+        );
+        let alert = DeskAlert {
+            kind: DeskAlertKind::PushRefused,
+            target: push.target.clone(),
+            round: push.round,
+            table: push.table.0,
+            message,
+            count: 1,
+            since_ms: now,
+            last_ms: now,
+        };
+        if self.raise(alert) {
+            tracing::error!(target = %push.target, round = push.round, table = %push.table, cause = error, "tournament desk alert: result refused again");
+        }
+    }
+
+    /// Where the desk seated each started game: (board, game) → (round, table).
+    pub fn seated_games(&self) -> Result<crate::archive::Seats, DeskError> {
+        Ok(self.store().seated_games()?)
+    }
+
+    /// The desk's alerts up now.
+    pub fn alerts(&self) -> Vec<DeskAlert> {
+        self.alerts.list()
+    }
+
+    fn publish_alerts(&self) {
+        let Some(announce) = self.announce.get() else {
+            return;
+        };
+        let payload = serde_json::json!({"v": 1, "alerts": self.alerts.list()}).to_string();
+        if let Err(error) = announce.publish("alerts", payload, true) {
+            tracing::warn!(cause = %error, "tournament alerts not published");
+        }
     }
 
     fn record(&self, current: &StoredRound, result: &StoredResult) -> Result<(), DeskError> {
@@ -423,66 +569,6 @@ impl Desk {
             .iter()
             .map(ResultView::new)
             .collect())
-    }
-
-    /// Standings over every confirmed result (CN2002 27), with the referee's warnings.
-    pub fn standings(&self) -> Result<StandingsView, DeskError> {
-        let results = self.store().results()?;
-        let mut warnings: BTreeMap<PlayerId, u32> = BTreeMap::new();
-        let games: Vec<GameRecord> = results
-            .iter()
-            .map(|r| {
-                *warnings.entry(PlayerId(r.black.clone())).or_default() += r.warnings[0];
-                *warnings.entry(PlayerId(r.white.clone())).or_default() += r.warnings[1];
-                GameRecord {
-                    round: r.round,
-                    black: PlayerId(r.black.clone()),
-                    white: PlayerId(r.white.clone()),
-                    outcome: r.decision.outcome,
-                }
-            })
-            .collect();
-        let names = self.current().map(|c| c.round.players).unwrap_or_default();
-        let lines = standings::compute(Rules::new(self.config.system), &games, &[], &warnings);
-        let system = match self.config.system {
-            standings::System::Swiss => "swiss",
-            standings::System::RoundRobin => "round_robin",
-        };
-        Ok(StandingsView {
-            v: 1,
-            system: system.to_owned(),
-            standings: lines
-                .iter()
-                .map(|s| {
-                    let name = names
-                        .get(&s.player)
-                        .map_or_else(|| s.player.to_string(), |p| p.name.clone());
-                    StandingView::new(s, name)
-                })
-                .collect(),
-        })
-    }
-
-    /// The last uploaded OpenGotha document with every confirmed result written in.
-    pub fn opengotha_export(&self) -> Result<String, DeskError> {
-        let document = self
-            .store()
-            .documents()?
-            .pop()
-            .ok_or_else(|| DeskError::Conflict("no OpenGotha document was uploaded".into()))?;
-        let results = self.store().results()?;
-        let parsed = opengotha::OpenGothaTournament::parse(&document)?;
-        let wanted: BTreeMap<(u32, TableNo), Decision> = results
-            .iter()
-            .filter(|r| {
-                parsed
-                    .games()
-                    .iter()
-                    .any(|g| g.round == r.round && g.pairing.table == r.table)
-            })
-            .map(|r| ((r.round, r.table), r.decision))
-            .collect();
-        Ok(opengotha::write_results(&document, &wanted)?)
     }
 
     /// The hub, for the watcher and the pusher.

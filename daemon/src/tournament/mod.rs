@@ -5,14 +5,18 @@
 //! [`desk::Desk`] holds the round, its seating and results in the journal
 //! file ([`store`]); [`runner::watch`] turns finished seated games into
 //! results; [`runner::push`] sends each result to Pairgoth, the OpenGotha
-//! file and MQTT until accepted, never twice; [`boards`] is the only code
-//! that knows the board runtime's interface.
+//! file and MQTT until accepted, never twice, and raises a desk alert
+//! ([`alerts`]) when a target refuses the same way twice; [`boards`] is the
+//! only code that knows the board runtime's interface.
 
+pub mod alerts;
 pub mod announce;
 pub(crate) mod boards;
 pub mod config;
 pub mod desk;
+mod event;
 pub mod pairgoth;
+pub mod pairgoth_auth;
 pub mod runner;
 pub mod store;
 pub mod views;
@@ -44,7 +48,11 @@ pub fn start(
         hub.clone(),
     )?;
     let announce = match announce::MqttAnnounce::spawn(mqtt, cancel.child_token()) {
-        Ok(announce) => Some(Arc::new(announce) as Arc<dyn runner::Announce>),
+        Ok(announce) => {
+            let announce = Arc::new(announce) as Arc<dyn runner::Announce>;
+            desk.set_announce(announce.clone());
+            Some(announce)
+        }
         Err(error) => {
             tracing::warn!(cause = %error, "tournament results will not be published on MQTT");
             None

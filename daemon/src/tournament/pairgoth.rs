@@ -1,21 +1,29 @@
-//! A client of Pairgoth's REST API, written to its `doc/reference.md`: load a round, push a result.
+//! A client of Pairgoth's REST API as its code answers: load a round, push a result.
 //!
-//! Requests carry `Accept: application/json` as the reference asks ("The
-//! API expects an Accept header of application/json"), and the configured
-//! `Authorization` header when Pairgoth runs with authentication. Paths are
-//! relative to the API root the organiser configures (Pairgoth's
-//! `api.external.url`, e.g. `http://laptop:8080/api`):
-//! `GET tour/#tid`, `GET tour/#tid/part`, `GET tour/#tid/pair/#rn`,
-//! `GET`/`PUT tour/#tid/res/#rn`.
+//! Requests carry `Accept: application/json` (`ApiServlet.validateAccept`
+//! answers 400 without it) and, when Pairgoth runs with authentication,
+//! the bearer of its token flow ([`super::pairgoth_auth`]), fetched on the
+//! first request and again once when Pairgoth answers 401 (a restarted
+//! Pairgoth forgets its access keys). A fixed `Authorization` value is
+//! also possible, for a proxy in front of Pairgoth. Paths are relative to
+//! the API root the organiser configures (Pairgoth's `api.external.url`,
+//! e.g. `http://laptop:8085/api`): `GET tour/#tid`, `GET tour/#tid/part`,
+//! `GET tour/#tid/pair/#rn`, `GET`/`PUT tour/#tid/res/#rn`, `GET`/`POST tour/token`.
 
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use goban_tournament::pairgoth::{
-    PairgothPlayer, PairgothTournament, PairingsAnswer, ResultBody, SuccessAnswer, round_from,
+    PairgothGame, PairgothPlayer, PairgothTournament, PairingsAnswer, ResultBody, SuccessAnswer,
+    round_from,
 };
 use goban_tournament::{Round, TournamentError};
-use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderMap, HeaderValue};
+use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderMap, HeaderValue, WWW_AUTHENTICATE};
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
+
+use super::config::{PairgothAuthMode, PairgothConfig};
+use super::pairgoth_auth::{SharedSecret, new_session, signature};
 
 /// What can go wrong talking to Pairgoth.
 #[derive(Debug, thiserror::Error)]
@@ -37,6 +45,9 @@ pub enum PairgothError {
     /// Pairgoth answered 200 with `{"success": false}`.
     #[error("Pairgoth refused: {0}")]
     Refused(String),
+    /// Pairgoth's token challenge failed (a wrong shared secret, or Pairgoth without authentication).
+    #[error("Pairgoth authentication: {0}")]
+    Auth(String),
     /// The answer is not the documented shape.
     #[error("Pairgoth answer: {0}")]
     Shape(#[from] TournamentError),
@@ -54,28 +65,81 @@ impl PairgothError {
     }
 }
 
+/// How requests prove who they are.
+#[derive(Clone, Debug)]
+enum Auth {
+    /// Pairgoth's `auth = none`.
+    None,
+    /// A fixed `Authorization` value (a proxy in front of Pairgoth).
+    Fixed(HeaderValue),
+    /// Pairgoth's token flow; the bearer once fetched.
+    Token {
+        secret: SharedSecret,
+        email: String,
+        bearer: Arc<Mutex<Option<HeaderValue>>>,
+    },
+}
+
+/// `POST tour/token`'s answer (`TokenHandler.post`).
+#[derive(Deserialize)]
+struct TokenAnswer {
+    token: String,
+}
+
 /// A cheap cloneable client of one Pairgoth API root.
 #[derive(Clone, Debug)]
 pub struct PairgothClient {
     http: reqwest::Client,
     api: String,
+    auth: Auth,
 }
 
 impl PairgothClient {
-    /// A client of the API at `api` (e.g. `http://127.0.0.1:8080/api`), with
+    /// A client of the API at `api` (e.g. `http://127.0.0.1:8085/api`), with
     /// `authorization` sent verbatim when set, and `timeout` per request.
     pub fn new(
         api: &str,
         authorization: Option<&str>,
         timeout: Duration,
     ) -> Result<Self, PairgothError> {
+        let auth =
+            match authorization {
+                Some(value) => Auth::Fixed(HeaderValue::from_str(value).map_err(|_| {
+                    PairgothError::Setup("authorization is not a header value".into())
+                })?),
+                None => Auth::None,
+            };
+        Self::build(api, auth, timeout)
+    }
+
+    /// The client `[tournament.pairgoth]` describes.
+    pub fn from_config(config: &PairgothConfig) -> Result<Self, PairgothError> {
+        match config.auth {
+            PairgothAuthMode::None => Self::new(
+                &config.url,
+                config.authorization.as_deref(),
+                config.timeout.0,
+            ),
+            PairgothAuthMode::Token => {
+                let secret = config.shared_secret.clone().ok_or_else(|| {
+                    PairgothError::Setup(
+                        "auth = \"token\" needs shared_secret (Pairgoth's auth.shared_secret)"
+                            .into(),
+                    )
+                })?;
+                let auth = Auth::Token {
+                    secret,
+                    email: config.email.clone(),
+                    bearer: Arc::default(),
+                };
+                Self::build(&config.url, auth, config.timeout.0)
+            }
+        }
+    }
+
+    fn build(api: &str, auth: Auth, timeout: Duration) -> Result<Self, PairgothError> {
         let mut headers = HeaderMap::new();
         headers.insert(ACCEPT, HeaderValue::from_static("application/json"));
-        if let Some(auth) = authorization {
-            let value = HeaderValue::from_str(auth)
-                .map_err(|_| PairgothError::Setup("authorization is not a header value".into()))?;
-            headers.insert(AUTHORIZATION, value);
-        }
         let http = reqwest::Client::builder()
             .default_headers(headers)
             .timeout(timeout)
@@ -87,7 +151,107 @@ impl PairgothClient {
                 "{api:?} is not an http(s) URL"
             )));
         }
-        Ok(Self { http, api })
+        Ok(Self { http, api, auth })
+    }
+
+    /// Sends the request `build` makes with the credentials; under the token
+    /// flow a 401 fetches a new token and tries once more.
+    async fn send(
+        &self,
+        build: impl Fn(&reqwest::Client) -> reqwest::RequestBuilder,
+    ) -> Result<reqwest::Response, PairgothError> {
+        for first in [true, false] {
+            let mut request = build(&self.http);
+            if let Some(value) = self.credentials().await? {
+                request = request.header(AUTHORIZATION, value);
+            }
+            let answer = request.send().await?;
+            if first && answer.status() == reqwest::StatusCode::UNAUTHORIZED && self.forget() {
+                continue;
+            }
+            return Ok(answer);
+        }
+        unreachable!("the loop returns on its second pass")
+    }
+
+    /// The `Authorization` value to send, fetching a token when none is held.
+    async fn credentials(&self) -> Result<Option<HeaderValue>, PairgothError> {
+        match &self.auth {
+            Auth::None => Ok(None),
+            Auth::Fixed(value) => Ok(Some(value.clone())),
+            Auth::Token {
+                secret,
+                email,
+                bearer,
+            } => {
+                if let Some(value) = lock(bearer).clone() {
+                    return Ok(Some(value));
+                }
+                let value = self.login(secret, email).await?;
+                *lock(bearer) = Some(value.clone());
+                Ok(Some(value))
+            }
+        }
+    }
+
+    /// Drops the held token; true under the token flow (worth a second try).
+    fn forget(&self) -> bool {
+        match &self.auth {
+            Auth::Token { bearer, .. } => {
+                lock(bearer).take();
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Pairgoth's challenge (`TokenHandler.failed`), our signed answer (`TokenHandler.post`).
+    async fn login(
+        &self,
+        secret: &SharedSecret,
+        email: &str,
+    ) -> Result<HeaderValue, PairgothError> {
+        let url = format!("{}/tour/token", self.api);
+        let session = new_session().map_err(PairgothError::Auth)?;
+        let header = |text: String| {
+            HeaderValue::from_str(&text)
+                .map_err(|_| PairgothError::Auth("bearer is not a header".into()))
+        };
+        let empty = secret.bearer(&session, "").map_err(PairgothError::Auth)?;
+        let asked = self
+            .http
+            .get(&url)
+            .header(AUTHORIZATION, header(empty)?)
+            .send()
+            .await?;
+        let challenge = match (
+            asked.status().as_u16(),
+            asked.headers().get(WWW_AUTHENTICATE),
+        ) {
+            (401, Some(value)) => value.to_str().unwrap_or_default().to_owned(),
+            (status, _) => {
+                return Err(PairgothError::Auth(format!(
+                    "GET tour/token answered {status} without a challenge: is Pairgoth's \
+                     auth.shared_secret the configured shared_secret, and its auth not \"none\"?"
+                )));
+            }
+        };
+        let answer = serde_json::json!({
+            "session": session,
+            "email": email,
+            "signature": signature(&session, &challenge, email),
+        });
+        let answered = self.http.post(&url).json(&answer).send().await?;
+        let token: TokenAnswer = decode(answered).await.map_err(|e| match e {
+            PairgothError::Status { status, .. } => PairgothError::Auth(format!(
+                "POST tour/token answered {status}: challenge refused"
+            )),
+            other => other,
+        })?;
+        let bearer = secret
+            .bearer(&session, &token.token)
+            .map_err(PairgothError::Auth)?;
+        header(bearer)
     }
 
     /// `GET /api/tour/#tid`.
@@ -105,8 +269,8 @@ impl PairgothClient {
         self.get(&format!("tour/{tid}/pair/{round}")).await
     }
 
-    /// `GET /api/tour/#tid/res/#rn`.
-    pub async fn results(&self, tid: u64, round: u32) -> Result<Vec<ResultBody>, PairgothError> {
+    /// `GET /api/tour/#tid/res/#rn`: the round's games with their results (`r`).
+    pub async fn results(&self, tid: u64, round: u32) -> Result<Vec<PairgothGame>, PairgothError> {
         self.get(&format!("tour/{tid}/res/{round}")).await
     }
 
@@ -118,7 +282,7 @@ impl PairgothClient {
         Ok(round_from(round, &pairings, &players, Some(&tournament))?)
     }
 
-    /// `PUT /api/tour/#tid/res/#rn` with `{"id": gid, "res": code}`.
+    /// `PUT /api/tour/#tid/res/#rn` with `{"id": gid, "result": symbol}`.
     pub async fn put_result(
         &self,
         tid: u64,
@@ -126,7 +290,7 @@ impl PairgothClient {
         body: &ResultBody,
     ) -> Result<(), PairgothError> {
         let url = format!("{}/tour/{tid}/res/{round}", self.api);
-        let answer = self.http.put(url).json(body).send().await?;
+        let answer = self.send(|http| http.put(&url).json(body)).await?;
         let answer: SuccessAnswer = decode(answer).await?;
         if answer.success {
             Ok(())
@@ -136,9 +300,15 @@ impl PairgothClient {
     }
 
     async fn get<T: DeserializeOwned>(&self, path: &str) -> Result<T, PairgothError> {
-        let answer = self.http.get(format!("{}/{path}", self.api)).send().await?;
+        let url = format!("{}/{path}", self.api);
+        let answer = self.send(|http| http.get(&url)).await?;
         decode(answer).await
     }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    // A poisoned lock only means a panic while a token was being stored; the value is whole.
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 async fn decode<T: DeserializeOwned>(answer: reqwest::Response) -> Result<T, PairgothError> {

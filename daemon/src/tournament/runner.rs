@@ -1,8 +1,9 @@
 //! The desk's two tasks: watch the boards for finished games, and push each confirmed result to its targets until accepted.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Instant;
 
 use goban_tournament::pairgoth::ResultBody;
 use goban_tournament::{Decision, TableNo, opengotha};
@@ -61,14 +62,39 @@ fn resync(desk: &Desk) {
     }
 }
 
+/// A push a target refused twice the same way: not tried again until its
+/// decision changes, the daemon restarts, or [`HELD_RETRIES`] retry waits pass.
+type Held = HashMap<(u32, TableNo, String), (Decision, Instant)>;
+
+/// A held push is tried again, quietly, after this many `retry` waits.
+const HELD_RETRIES: u32 = 60;
+
+/// Why a push failed, and whether waiting may help.
+struct PushError {
+    message: String,
+    transient: bool,
+}
+
+impl PushError {
+    fn lasting(message: impl Into<String>) -> Self {
+        Self {
+            message: message.into(),
+            transient: false,
+        }
+    }
+}
+
 /// Pushes owed results until each target accepts; waits `retry` after a failure.
+/// A target that refuses a result twice the same way (a 4xx, a file it cannot
+/// write) raises a desk alert, and that push waits for a person instead of looping.
 pub async fn push(
     desk: Arc<Desk>,
     announce: Option<Arc<dyn Announce>>,
     shutdown: CancellationToken,
 ) {
+    let mut held = Held::new();
     loop {
-        let failed = push_pending(&desk, announce.as_deref()).await;
+        let failed = push_pending(&desk, announce.as_deref(), &mut held).await;
         tokio::select! {
             () = shutdown.cancelled() => break,
             () = desk.wake.notified() => {}
@@ -78,7 +104,7 @@ pub async fn push(
 }
 
 /// One pass over the outbox; true when a push failed and should be retried.
-async fn push_pending(desk: &Desk, announce: Option<&dyn Announce>) -> bool {
+async fn push_pending(desk: &Desk, announce: Option<&dyn Announce>, held: &mut Held) -> bool {
     let pending = match desk.store().pending_pushes() {
         Ok(pending) => pending,
         Err(error) => {
@@ -86,16 +112,28 @@ async fn push_pending(desk: &Desk, announce: Option<&dyn Announce>) -> bool {
             return true;
         }
     };
+    let hold_for = desk.config.retry.0 * HELD_RETRIES;
     let mut failed = false;
     let mut announced = false;
     for item in pending {
+        let key = (item.round, item.table, item.target.clone());
+        if let Some((decision, since)) = held.get(&key)
+            && *decision == item.decision
+            && since.elapsed() < hold_for
+        {
+            failed = true;
+            continue;
+        }
         let outcome = deliver(desk, announce, &item).await;
         let stored = match &outcome {
-            Ok(()) => desk.store().mark_pushed(&item, now_ms()),
+            Ok(()) => {
+                held.remove(&key);
+                desk.push_accepted(&item);
+                desk.store().mark_pushed(&item, now_ms())
+            }
             Err(error) => {
                 failed = true;
-                tracing::warn!(target = %item.target, round = item.round, table = %item.table, cause = %error, "tournament result not pushed yet");
-                desk.store().mark_failed(&item, error)
+                refused(desk, &item, error, held)
             }
         };
         announced |= outcome.is_ok() && item.target == "mqtt";
@@ -109,51 +147,95 @@ async fn push_pending(desk: &Desk, announce: Option<&dyn Announce>) -> bool {
     failed
 }
 
-async fn deliver(desk: &Desk, announce: Option<&dyn Announce>, item: &Push) -> Result<(), String> {
+/// Records a failed push; the same lasting refusal twice raises the alert and holds the push.
+fn refused(
+    desk: &Desk,
+    item: &Push,
+    error: &PushError,
+    held: &mut Held,
+) -> Result<(), super::store::StoreError> {
+    let before = desk.store().mark_failed(item, &error.message)?;
+    let again = before.as_deref() == Some(error.message.as_str());
+    if again {
+        tracing::debug!(target = %item.target, round = item.round, table = %item.table, cause = %error.message, "tournament result refused again");
+    } else {
+        tracing::warn!(target = %item.target, round = item.round, table = %item.table, cause = %error.message, "tournament result not pushed yet");
+    }
+    if again && !error.transient {
+        held.insert(
+            (item.round, item.table, item.target.clone()),
+            (item.decision, Instant::now()),
+        );
+        desk.push_refused(item, &error.message);
+    }
+    Ok(())
+}
+
+async fn deliver(
+    desk: &Desk,
+    announce: Option<&dyn Announce>,
+    item: &Push,
+) -> Result<(), PushError> {
     match item.target.as_str() {
         "pairgoth" => push_pairgoth(desk, item).await,
         "opengotha" => match &desk.config.opengotha_file {
-            Some(path) => write_opengotha(path, item.round, item.table, item.decision).await,
-            None => Err("no opengotha_file configured".into()),
+            Some(path) => write_opengotha(path, item.round, item.table, item.decision)
+                .await
+                .map_err(PushError::lasting),
+            None => Err(PushError::lasting("no opengotha_file configured")),
         },
         "mqtt" => {
             let Some(announce) = announce else {
                 return Ok(());
             };
-            let results = desk.store().results().map_err(|e| e.to_string())?;
+            let results = desk
+                .store()
+                .results()
+                .map_err(|e| PushError::lasting(e.to_string()))?;
             let result = results
                 .iter()
                 .find(|r| r.round == item.round && r.table == item.table)
-                .ok_or("result vanished")?;
-            let payload =
-                serde_json::to_string(&ResultView::new(result)).map_err(|e| e.to_string())?;
-            announce.publish("results", payload, false)
+                .ok_or_else(|| PushError::lasting("result vanished"))?;
+            let payload = serde_json::to_string(&ResultView::new(result))
+                .map_err(|e| PushError::lasting(e.to_string()))?;
+            announce
+                .publish("results", payload, false)
+                .map_err(|message| PushError {
+                    message,
+                    transient: true,
+                })
         }
-        other => Err(format!("unknown target {other}")),
+        other => Err(PushError::lasting(format!("unknown target {other}"))),
     }
 }
 
-async fn push_pairgoth(desk: &Desk, item: &Push) -> Result<(), String> {
-    let client = desk.pairgoth.as_ref().ok_or("no Pairgoth configured")?;
+async fn push_pairgoth(desk: &Desk, item: &Push) -> Result<(), PushError> {
+    let client = desk
+        .pairgoth
+        .as_ref()
+        .ok_or_else(|| PushError::lasting("no Pairgoth configured"))?;
     let round = desk
         .store()
         .round(item.round)
-        .map_err(|e| e.to_string())?
-        .ok_or("round vanished")?;
+        .map_err(|e| PushError::lasting(e.to_string()))?
+        .ok_or_else(|| PushError::lasting("round vanished"))?;
     let tid: u64 = round
         .source
         .strip_prefix("pairgoth:")
         .and_then(|t| t.parse().ok())
-        .ok_or("round not from Pairgoth")?;
+        .ok_or_else(|| PushError::lasting("round not from Pairgoth"))?;
     let game = round
         .round
         .at_table(item.table)
         .and_then(|p| p.game_id)
-        .ok_or("no Pairgoth game id for this table")?;
+        .ok_or_else(|| PushError::lasting("no Pairgoth game id for this table"))?;
     client
         .put_result(tid, item.round, &ResultBody::new(game, item.decision))
         .await
-        .map_err(|e| e.to_string())
+        .map_err(|e| PushError {
+            transient: e.is_transient(),
+            message: e.to_string(),
+        })
 }
 
 /// Writes one result into the OpenGotha file: a new file beside it, then a rename, so

@@ -53,6 +53,8 @@ pub struct StoredResult {
     pub warnings: [u32; 2],
     /// The board's game id, when played on a board.
     pub game: Option<String>,
+    /// An arbiter's ruling (`POST /tournament/tables/{t}/result`): only another ruling replaces it.
+    pub ruled: bool,
 }
 
 /// One push owed to a target.
@@ -94,7 +96,8 @@ impl Store {
         let tx = self.conn.transaction()?;
         let number = stored.round.number;
         tx.execute(
-            "INSERT OR REPLACE INTO tournament_rounds (round, source, loaded_ms, round_json, document) VALUES (?1, ?2, ?3, ?4, ?5)",
+            "INSERT OR REPLACE INTO tournament_rounds (round, source, loaded_ms, round_json, document)
+             VALUES (?1, ?2, MAX(?3, (SELECT COALESCE(MAX(loaded_ms), -1) + 1 FROM tournament_rounds)), ?4, ?5)",
             params![number, stored.source, now_ms as i64, serde_json::to_string(&stored.round)?, stored.document],
         )?;
         tx.execute(
@@ -111,12 +114,45 @@ impl Store {
         Ok(())
     }
 
-    /// The most recent round loaded.
+    /// The round loaded last (the current round), whatever its number.
     pub fn latest_round(&self) -> Result<Option<StoredRound>, StoreError> {
         self.one_round(
-            "SELECT round_json, source, document FROM tournament_rounds ORDER BY round DESC LIMIT 1",
+            "SELECT round_json, source, document FROM tournament_rounds ORDER BY loaded_ms DESC, round DESC LIMIT 1",
             [],
         )
+    }
+
+    /// The (round, table) whose seat on `board` started `game`, in any round.
+    pub fn seat_of_game(
+        &self,
+        board: &str,
+        game: &str,
+    ) -> Result<Option<(u32, TableNo)>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT round, table_no FROM tournament_seats WHERE board = ?1 AND game = ?2",
+                params![board, game],
+                |r| Ok((r.get(0)?, TableNo(r.get(1)?))),
+            )
+            .optional()?)
+    }
+
+    /// Seats of rounds other than `round` whose game started on a board and has no result yet.
+    pub fn live_seats_elsewhere(
+        &self,
+        round: u32,
+    ) -> Result<Vec<(u32, TableNo, String)>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT s.round, s.table_no, s.board FROM tournament_seats s
+             LEFT JOIN tournament_results r ON r.round = s.round AND r.table_no = s.table_no
+             WHERE s.round != ?1 AND s.game IS NOT NULL AND r.round IS NULL
+             ORDER BY s.round, s.table_no",
+        )?;
+        let rows = stmt.query_map(params![round], |r| {
+            Ok((r.get(0)?, TableNo(r.get(1)?), r.get(2)?))
+        })?;
+        Ok(rows.collect::<Result<_, _>>()?)
     }
 
     /// Round `number`, if it was loaded.
@@ -153,10 +189,24 @@ impl Store {
         .transpose()
     }
 
+    /// Where the desk seated each started game, for the archive's round and table.
+    pub fn seated_games(&self) -> Result<crate::archive::Seats, StoreError> {
+        Ok(crate::archive::seated_games(&self.conn)?)
+    }
+
+    /// The numbers of every round loaded.
+    pub fn round_numbers(&self) -> Result<Vec<u32>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT round FROM tournament_rounds ORDER BY round")?;
+        let rows = stmt.query_map([], |r| r.get::<_, u32>(0))?;
+        Ok(rows.collect::<Result<_, _>>()?)
+    }
+
     /// Every round's OpenGotha document, newest last (for the export).
     pub fn documents(&self) -> Result<Vec<String>, StoreError> {
         let mut stmt = self.conn.prepare(
-            "SELECT document FROM tournament_rounds WHERE document IS NOT NULL ORDER BY round",
+            "SELECT document FROM tournament_rounds WHERE document IS NOT NULL ORDER BY loaded_ms",
         )?;
         let rows = stmt.query_map([], |r| r.get::<_, String>(0))?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -203,10 +253,10 @@ impl Store {
         let decision = serde_json::to_string(&result.decision)?;
         let tx = self.conn.transaction()?;
         tx.execute(
-            "INSERT OR REPLACE INTO tournament_results (round, table_no, black, white, decision, warnings_black, warnings_white, game, confirmed_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            "INSERT OR REPLACE INTO tournament_results (round, table_no, black, white, decision, warnings_black, warnings_white, game, confirmed_ms, ruled)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
             params![result.round, result.table.0, result.black, result.white, decision,
-                    result.warnings[0], result.warnings[1], result.game, now_ms as i64],
+                    result.warnings[0], result.warnings[1], result.game, now_ms as i64, result.ruled],
         )?;
         let mut queued = Vec::new();
         for target in targets {
@@ -239,7 +289,7 @@ impl Store {
     /// Every confirmed result, all rounds.
     pub fn results(&self) -> Result<Vec<StoredResult>, StoreError> {
         let mut stmt = self.conn.prepare(
-            "SELECT round, table_no, black, white, decision, warnings_black, warnings_white, game
+            "SELECT round, table_no, black, white, decision, warnings_black, warnings_white, game, ruled
              FROM tournament_results ORDER BY round, table_no",
         )?;
         let rows = stmt.query_map([], |r| {
@@ -251,6 +301,7 @@ impl Store {
                 decision: decision_at(r, 4)?,
                 warnings: [r.get(5)?, r.get(6)?],
                 game: r.get(7)?,
+                ruled: r.get(8)?,
             })
         })?;
         Ok(rows.collect::<Result<_, _>>()?)
@@ -283,14 +334,24 @@ impl Store {
         Ok(())
     }
 
-    /// Records a failed attempt.
-    pub fn mark_failed(&mut self, push: &Push, error: &str) -> Result<(), StoreError> {
-        self.conn.execute(
+    /// Records a failed attempt; answers the error of the attempt before, if it failed.
+    pub fn mark_failed(&mut self, push: &Push, error: &str) -> Result<Option<String>, StoreError> {
+        let tx = self.conn.transaction()?;
+        let before: Option<String> = tx
+            .query_row(
+                "SELECT last_error FROM tournament_pushes WHERE round = ?1 AND table_no = ?2 AND target = ?3",
+                params![push.round, push.table.0, push.target],
+                |r| r.get(0),
+            )
+            .optional()?
+            .flatten();
+        tx.execute(
             "UPDATE tournament_pushes SET attempts = attempts + 1, last_error = ?4
              WHERE round = ?1 AND table_no = ?2 AND target = ?3",
             params![push.round, push.table.0, push.target, error],
         )?;
-        Ok(())
+        tx.commit()?;
+        Ok(before)
     }
 }
 

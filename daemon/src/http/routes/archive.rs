@@ -6,7 +6,7 @@ use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 
-use crate::archive::{ArchivedGame, write_zip};
+use crate::archive::{ArchivedGame, apply_seats, write_zip};
 use crate::http::App;
 use crate::http::auth::Arbiter;
 use crate::http::error::ApiError;
@@ -52,7 +52,14 @@ pub(crate) async fn handle_archive(
     State(app): State<Arc<App>>,
     _arbiter: Arbiter,
 ) -> Result<Response, ApiError> {
-    let games = app.read_archive(archived_games).await?;
+    let mut games = app.read_archive(archived_games).await?;
+    // Round and table, for `round-07-table-001.sgf`: where the tournament desk seated each game.
+    if let Some(desk) = &app.tournament {
+        let seats = desk
+            .seated_games()
+            .map_err(|err| ApiError::Unavailable(err.to_string()))?;
+        apply_seats(&mut games, &seats);
+    }
     let bytes = write_zip(&games).map_err(|err| ApiError::Unavailable(err.to_string()))?;
     Ok((
         [

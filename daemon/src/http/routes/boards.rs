@@ -60,10 +60,17 @@ pub(crate) async fn handle_health(State(app): State<Arc<App>>) -> Json<Value> {
     }
     boards.sort_by(|a, b| a.0.cmp(&b.0));
     let journal = app.hub.archive().journal_status().borrow().clone();
+    // The desk's alerts (a target refusing results, a ruling contradicted): someone must act.
+    let desk_alerts = app
+        .tournament
+        .as_ref()
+        .map(|d| d.alerts())
+        .unwrap_or_default();
     let healthy = boards
         .iter()
         .all(|(_, b)| b["healthy"] == Value::Bool(true))
-        && journal == JournalStatus::Accepting;
+        && journal == JournalStatus::Accepting
+        && desk_alerts.is_empty();
     let boards: Vec<Value> = boards.into_iter().map(|(_, health)| health).collect();
     Json(json!({
         "status": if healthy { "ok" } else { "degraded" },
@@ -73,6 +80,7 @@ pub(crate) async fn handle_health(State(app): State<Arc<App>>) -> Json<Value> {
         "journal": journal_health(&journal),
         "recovering": recovering,
         "boards": boards,
+        "tournament": { "alerts": desk_alerts },
     }))
 }
 

@@ -114,6 +114,7 @@ fn tournament_routes() -> Router<Arc<App>> {
             "/api/v1/tournament/opengotha",
             get(tournament::handle_opengotha),
         )
+        .route("/api/v1/tournament/alerts", get(tournament::handle_alerts))
 }
 
 /// The SGF media type of api.md.

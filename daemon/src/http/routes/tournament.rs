@@ -14,6 +14,7 @@ use crate::http::App;
 use crate::http::auth::Arbiter;
 use crate::http::bodies::{Body, Validate};
 use crate::http::error::ApiError;
+use crate::tournament::alerts::{DeskAlert, DeskAlertKind};
 use crate::tournament::views::{ResultView, RoundView, StandingsView, TableView};
 use crate::tournament::{Desk, DeskError, LoadRequest};
 
@@ -235,13 +236,14 @@ pub(crate) async fn handle_standings(
     Ok(Json(desk(&app)?.standings()?))
 }
 
-/// GET /tournament/opengotha: the uploaded OpenGotha file with every confirmed result written in.
+/// GET /tournament/opengotha: the event's OpenGotha file (the configured `opengotha_file`, else the last upload) with every confirmed result written in.
 #[utoipa::path(
     get, path = "/api/v1/tournament/opengotha", tag = "tournament", security(("arbiter" = [])),
     responses(
         (status = 200, description = "OpenGotha tournament XML", content_type = "application/xml", body = String),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
-        (status = 409, description = "No OpenGotha file was uploaded", body = crate::http::schema::ErrorBody),
+        (status = 409, description = "No opengotha_file is configured and no OpenGotha document was uploaded, or the configured file cannot be read", body = crate::http::schema::ErrorBody),
+        (status = 422, description = "The OpenGotha document cannot be read", body = crate::http::schema::ErrorBody),
     )
 )]
 pub(crate) async fn handle_opengotha(
@@ -256,11 +258,22 @@ pub(crate) async fn handle_opengotha(
         .into_response())
 }
 
+/// GET /tournament/alerts: the desk's alerts (a target refusing results, a board disagreeing with a ruling).
+#[utoipa::path(
+    get, path = "/api/v1/tournament/alerts", tag = "tournament",
+    responses((status = 200, description = "The desk's alerts up now, oldest first", body = Vec<DeskAlert>))
+)]
+pub(crate) async fn handle_alerts(
+    State(app): State<Arc<App>>,
+) -> Result<Json<Vec<DeskAlert>>, ApiError> {
+    Ok(Json(desk(&app)?.alerts()))
+}
+
 /// The tournament part of /openapi.json, merged into the main document.
 #[derive(OpenApi)]
 #[openapi(
-    paths(handle_load, handle_seating, handle_start, handle_reseat, handle_decide, handle_round, handle_results, handle_standings, handle_opengotha),
-    components(schemas(LoadRequest, SeatBody, DecisionBody, RoundView, TableView, ResultView, StandingsView, crate::tournament::views::StandingView)),
+    paths(handle_load, handle_seating, handle_start, handle_reseat, handle_decide, handle_round, handle_results, handle_standings, handle_opengotha, handle_alerts),
+    components(schemas(LoadRequest, SeatBody, DecisionBody, RoundView, TableView, ResultView, StandingsView, crate::tournament::views::StandingView, DeskAlert, DeskAlertKind)),
     tags((name = "tournament", description = "Rounds, seating, results and standings (CN2002 art. 27)"))
 )]
 pub(crate) struct TournamentDoc;
