@@ -39,6 +39,12 @@ fn check_server(config: &Config, verdict: &mut Preflight) {
                 .push(format!("server.{name}: must be longer than zero"));
         }
     }
+    if server.idle_timeout.0 <= crate::http::sse::KEEP_ALIVE {
+        verdict.errors.push(format!(
+            "server.idle_timeout: must be longer than the {:?} between SSE keep-alive comments",
+            crate::http::sse::KEEP_ALIVE
+        ));
+    }
     if server.max_connections == 0 {
         verdict
             .errors

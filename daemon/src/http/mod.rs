@@ -19,7 +19,7 @@ mod routes;
 mod schema;
 mod server;
 mod settings;
-mod sse;
+pub(crate) mod sse;
 #[cfg(test)]
 mod tests;
 pub(crate) mod whole_number;

@@ -30,7 +30,7 @@ const PAGE: usize = 500;
 /// Events buffered between the pump task and the HTTP connection.
 const CHANNEL: usize = 256;
 /// Comment lines that keep proxies and browsers from closing an idle stream.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
+pub(crate) const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// Query alternative to the `Last-Event-ID` header, for clients that cannot set headers on first connect.
 ///
