@@ -25,6 +25,10 @@ use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 use tower::ServiceExt as _;
 
+/// hyper's read and write buffers per connection (its default, about 400 KB, times thousands
+/// of SSE streams to slow readers was most of the memory they took; a request head is far smaller).
+const MAX_BUFFER_BYTES: usize = 64 * 1024;
+
 /// How long a connection may take over each part of its life (`[server]` in the config).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ConnectionLimits {
@@ -104,7 +108,8 @@ async fn serve_connection(
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())
-        .header_read_timeout(limits.header_timeout);
+        .header_read_timeout(limits.header_timeout)
+        .max_buf_size(MAX_BUFFER_BYTES);
     let connection = builder.serve_connection(io, service).with_upgrades();
     tokio::pin!(connection);
     let mut closing = false;
