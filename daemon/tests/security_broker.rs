@@ -152,6 +152,21 @@ async fn connection_errors(http: u16) -> u64 {
         .map_or(0, |n| n.trim().parse().expect("a count"))
 }
 
+/// The retained messages are still the daemon's, and it never lost its connection.
+async fn assert_unharmed(port: u16, login: &[&str], http: u16, errors_before: u64) {
+    assert_eq!(retained(port, "goban/status", login), "online");
+    let state = retained(port, "goban/boards/table-1/state", login);
+    assert!(
+        state.contains("\"board\":\"table-1\"") && !state.contains(SPOOF),
+        "{state}"
+    );
+    assert_eq!(
+        connection_errors(http).await,
+        errors_before,
+        "the daemon lost its connection to the broker"
+    );
+}
+
 /// A daemon with one board (not plugged in) and `mqtt` as its `[mqtt]` section.
 fn write_config(dir: &Path, http: u16, mqtt: &str) -> PathBuf {
     let text = format!(
@@ -294,17 +309,7 @@ async fn the_embedded_broker_lets_only_the_daemon_write_under_its_prefix() {
         "a user could not write where it is granted"
     );
     assert_clean(&watcher.until("venue/sentinel", "after").await);
-    assert_eq!(retained(mqtt, "goban/status", &[]), "online");
-    let state = retained(mqtt, "goban/boards/table-1/state", &[]);
-    assert!(
-        state.contains("\"board\":\"table-1\"") && !state.contains(SPOOF),
-        "{state}"
-    );
-    assert_eq!(
-        connection_errors(http).await,
-        errors_before,
-        "the daemon lost its connection to the broker"
-    );
+    assert_unharmed(mqtt, &[], http, errors_before).await;
 }
 
 /// `deploy/mosquitto.conf` and `deploy/goban.acl` as shipped, on free ports, with files in `dir`.
@@ -423,14 +428,5 @@ async fn the_documented_mosquitto_config_keeps_the_daemon_the_only_writer() {
     assert_clean(&watcher.until("goban/sentinel", "after").await);
     assert_clean(&hall_watcher.until("goban/sentinel", "after").await);
     assert_eq!(retained(loopback, "goban/status", &[]), "online");
-    let state = retained(hall, "goban/boards/table-1/state", &viewer);
-    assert!(
-        state.contains("\"board\":\"table-1\"") && !state.contains(SPOOF),
-        "{state}"
-    );
-    assert_eq!(
-        connection_errors(http).await,
-        errors_before,
-        "the daemon lost its connection to the broker"
-    );
+    assert_unharmed(hall, &viewer, http, errors_before).await;
 }
