@@ -277,3 +277,66 @@ impl Body for DeadlineBody {
         self.inner.size_hint()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::routing::get;
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    /// Generous: the watchdog is set to 300 ms.
+    const LIMIT: Duration = Duration::from_secs(30);
+
+    /// `/hang` never answers; `/trickle` sends a byte every 100 ms for 1.5 s.
+    async fn build_server() -> (std::net::SocketAddr, CancellationToken) {
+        let trickle = || async {
+            let bytes = futures::stream::unfold(0_u32, |n| async move {
+                if n == 15 {
+                    return None;
+                }
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                Some((
+                    Ok::<_, std::convert::Infallible>(Bytes::from_static(b".")),
+                    n + 1,
+                ))
+            });
+            axum::body::Body::from_stream(bytes)
+        };
+        let router = Router::new()
+            .route("/hang", get(std::future::pending::<&'static str>))
+            .route("/trickle", get(trickle));
+        let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+        let addr = listener.local_addr().expect("addr");
+        let limits = ConnectionLimits {
+            header_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_millis(300),
+            max_connections: 8,
+        };
+        let stop = CancellationToken::new();
+        tokio::spawn(run(listener, router, limits, stop.clone()));
+        (addr, stop)
+    }
+
+    async fn request(addr: std::net::SocketAddr, path: &str) -> Vec<u8> {
+        let mut stream = TcpStream::connect(addr).await.expect("connect");
+        let head = format!("GET {path} HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n");
+        stream.write_all(head.as_bytes()).await.expect("write");
+        let mut answer = Vec::new();
+        let read = tokio::time::timeout(LIMIT, stream.read_to_end(&mut answer)).await;
+        assert!(read.is_ok(), "{path}: the connection stayed open");
+        answer
+    }
+
+    #[tokio::test]
+    async fn a_connection_moving_no_byte_is_closed_one_moving_bytes_is_not() {
+        let (addr, stop) = build_server().await;
+        let hung = request(addr, "/hang").await;
+        assert!(hung.is_empty(), "{}", String::from_utf8_lossy(&hung));
+        let streamed = String::from_utf8(request(addr, "/trickle").await).expect("text");
+        assert!(streamed.starts_with("HTTP/1.1 200"), "{streamed}");
+        let body = streamed.split("\r\n\r\n").nth(1).unwrap_or_default();
+        assert_eq!(body.matches('.').count(), 15, "cut short: {streamed}");
+        stop.cancel();
+    }
+}
