@@ -39,6 +39,14 @@ pub struct Daemon {
 
 /// Start everything `config` describes; returns once the HTTP port is bound.
 pub async fn start(config: Config) -> anyhow::Result<Daemon> {
+    // Before anything opens or starts: what check-config refuses, run refuses (issue 43).
+    let verdict = crate::config::preflight(&config);
+    for warning in &verdict.warnings {
+        tracing::warn!("{warning}");
+    }
+    if !verdict.errors.is_empty() {
+        anyhow::bail!("invalid configuration:\n  {}", verdict.errors.join("\n  "));
+    }
     // First: metric handles that boards and links keep are taken from the recorder installed
     // when they start (HTTP takes the same recorder's handle for /metrics below).
     let _ = crate::http::install_metrics();
@@ -47,8 +55,8 @@ pub async fn start(config: Config) -> anyhow::Result<Daemon> {
     let journal = Journal::open(&config.journal)
         .with_context(|| format!("opening the journal {}", config.journal.path.display()))?;
     let hub = Hub::new(8192, Arc::new(journal.archive()?));
-    let (mqtt_settings, embedded) = mqtt_settings(&config)?;
-    let mqtt_addr = (mqtt_settings.host.clone(), mqtt_settings.port);
+    let (mqtt_settings, public_mqtt) = mqtt_settings(&config)?;
+    let mqtt_addr = (public_mqtt.host, public_mqtt.port);
     let cancel = CancellationToken::new();
     let tournament = crate::tournament::start(&config, &hub, &mqtt_settings, &cancel)?;
     // The one broadcast delay: SSE, MQTT and the public REST view release a message at the same instant.
@@ -73,7 +81,7 @@ pub async fn start(config: Config) -> anyhow::Result<Daemon> {
     let endpoints = Endpoints {
         http: http_addr,
         mqtt: mqtt_addr,
-        embedded_broker: embedded,
+        embedded_broker: public_mqtt.embedded,
     };
     Ok(Daemon {
         endpoints,
@@ -86,41 +94,77 @@ pub async fn start(config: Config) -> anyhow::Result<Daemon> {
     })
 }
 
-fn mqtt_settings(config: &Config) -> anyhow::Result<(MqttSettings, bool)> {
+fn mqtt_settings(config: &Config) -> anyhow::Result<(MqttSettings, Endpoint)> {
     let m = &config.mqtt;
-    let (host, port, tls, embedded) = match &m.url {
-        Some(url) => (url.host.clone(), url.port, url.tls, false),
-        None => {
-            let addr = crate::broker::start(m.embedded_host, m.embedded_port)?;
-            (addr.ip().to_string(), addr.port(), false, true)
-        }
-    };
-    let credentials = m
+    let configured = m
         .username
         .clone()
         .map(|user| (user, m.password.clone().unwrap_or_default()));
+    let (host, port, tls, credentials, public) = match &m.url {
+        Some(url) => {
+            let public = Endpoint {
+                host: url.host.clone(),
+                port: url.port,
+                embedded: false,
+            };
+            (url.host.clone(), url.port, url.tls, configured, public)
+        }
+        None => {
+            let embedded = crate::broker::start(m)?;
+            let public = Endpoint {
+                host: embedded.public.ip().to_string(),
+                port: embedded.public.port(),
+                embedded: true,
+            };
+            let private = embedded.private;
+            let login = Some(embedded.daemon_login);
+            (
+                private.ip().to_string(),
+                private.port(),
+                false,
+                login,
+                public,
+            )
+        }
+    };
     let settings = MqttSettings {
         host,
         port,
         tls,
         ca_file: m.ca_file.clone(),
-        client_id: m.client_id.clone(),
+        client_id: crate::mqtt::session_client_id(&m.client_id),
         credentials,
         prefix: m.prefix.clone(),
         buffer: m.buffer,
         max_backoff: m.max_backoff.0,
     };
-    Ok((settings, embedded))
+    Ok((settings, public))
+}
+
+/// Where MQTT clients other than the daemon connect.
+struct Endpoint {
+    host: String,
+    port: u16,
+    embedded: bool,
 }
 
 fn http_settings(config: &Config) -> anyhow::Result<crate::http::HttpSettings> {
+    let server = &config.server;
     Ok(crate::http::HttpSettings {
-        arbiter_tokens: crate::http::ArbiterTokens::new(config.server.arbiter_tokens.clone())?,
-        broadcast_delay: config.server.broadcast_delay.0,
+        arbiter_tokens: crate::http::ArbiterTokens::new(server.arbiter_tokens.clone())?,
+        broadcast_delay: server.broadcast_delay.0,
         cors_allow_origins: crate::http::AllowOrigins::Any,
-        body_limit_bytes: config.server.body_limit,
+        body_limit_bytes: server.body_limit,
         metrics: crate::http::install_metrics(),
         tournament: None,
+        connections: crate::http::ConnectionLimits {
+            header_timeout: server.header_timeout.0,
+            body_timeout: server.body_timeout.0,
+            idle_timeout: server.idle_timeout.0,
+            max_connections: server.max_connections,
+        },
+        overlay_frame_ancestors: axum::http::HeaderValue::from_str(&server.overlay_frame_ancestors)
+            .context("server.overlay_frame_ancestors")?,
     })
 }
 

@@ -141,9 +141,20 @@ pub fn main() -> ExitCode {
     }
 }
 
+/// Parses, then runs the same checks as `run` (config::preflight): valid here means `run` starts.
 fn check_config(file: &std::path::Path) -> ExitCode {
     match config::load(file) {
         Ok(loaded) => {
+            let verdict = config::preflight(&loaded);
+            for warning in &verdict.warnings {
+                eprintln!("{}: warning: {warning}", file.display());
+            }
+            if !verdict.errors.is_empty() {
+                for error in &verdict.errors {
+                    eprintln!("{}: {error}", file.display());
+                }
+                return ExitCode::FAILURE;
+            }
             println!(
                 "{}: valid, {} board(s)",
                 file.display(),

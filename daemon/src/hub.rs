@@ -258,8 +258,11 @@ pub enum RequestError {
     /// The body or the request does not fit the game (bad field, wrong phase, unknown infraction).
     #[error("{0}")]
     Rejected(String),
-    /// The board runtime is stopping or gone.
-    #[error("board {0} is not running")]
+    /// The board cannot take the command now: its runtime is stopping or gone, or the
+    /// journal refuses writes (the command cannot be journaled, so it is not applied).
+    #[error(
+        "board {0} cannot take commands now: it is stopping, or the journal refuses writes (see GET /health)"
+    )]
     Unavailable(String),
 }
 

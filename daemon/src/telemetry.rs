@@ -106,6 +106,12 @@ pub(crate) const SERIES: &[Series] = &[
         "Open Server-Sent Events streams",
     ),
     series(
+        "goban_http_idle_closed_total",
+        Kind::Counter,
+        &[],
+        "HTTP connections closed after moving no byte for server.idle_timeout",
+    ),
+    series(
         "goban_http_delay_held_messages",
         Kind::Gauge,
         &[],
@@ -206,6 +212,12 @@ pub(crate) const SERIES: &[Series] = &[
         Kind::Counter,
         &[],
         "MQTT connection errors (each one is followed by a reconnect attempt)",
+    ),
+    series(
+        "goban_mqtt_refused_publish_total",
+        Kind::Counter,
+        &[],
+        "Embedded broker: clients closed for publishing where they may not",
     ),
     series(
         "goban_device_frames_total",

@@ -4,6 +4,7 @@ mod listen;
 mod load;
 mod model;
 mod mqtt_url;
+mod preflight;
 mod time_control;
 mod types;
 
@@ -13,6 +14,7 @@ pub use listen::parse as parse_listen;
 pub use load::{ConfigErrors, ConfigIssue, parse};
 pub use model::*;
 pub use mqtt_url::MqttUrl;
+pub use preflight::{Preflight, preflight};
 pub use time_control::TimeControlSpec;
 pub use types::{BoardId, BoardSize, InfractionKind, Retention, Ruleset, Span};
 

@@ -42,6 +42,23 @@ pub struct ServerConfig {
     pub broadcast_delay: Span,
     /// Largest accepted request body in bytes. Default 65536.
     pub body_limit: usize,
+    /// The whole request head must arrive within this, counted from the connection's
+    /// opening or from the previous response (so it also bounds a silent kept-alive
+    /// connection). Default `"10s"`.
+    pub header_timeout: Span,
+    /// The whole request body must arrive within this after its head. Default `"30s"`.
+    pub body_timeout: Span,
+    /// A connection on which no byte moved either way for this long is closed (SSE
+    /// streams send a comment every 15 s, so a reader that stopped reading is closed).
+    /// Default `"60s"`.
+    pub idle_timeout: Span,
+    /// Connections served at once (SSE streams included); more wait in the listen
+    /// backlog. Default 4096.
+    pub max_connections: usize,
+    /// Who may frame the overlay pages: a CSP `frame-ancestors` source list such as
+    /// `"'self' https://studio.example"`. Default `"*"` (any production tool). The
+    /// console, the hall, the viewer and /api/docs may never be framed.
+    pub overlay_frame_ancestors: String,
 }
 
 impl Default for ServerConfig {
@@ -51,6 +68,11 @@ impl Default for ServerConfig {
             arbiter_tokens: Vec::new(),
             broadcast_delay: Span::default(),
             body_limit: 64 * 1024,
+            header_timeout: Span(std::time::Duration::from_secs(10)),
+            body_timeout: Span(std::time::Duration::from_secs(30)),
+            idle_timeout: Span(std::time::Duration::from_secs(60)),
+            max_connections: 4096,
+            overlay_frame_ancestors: "*".into(),
         }
     }
 }
@@ -108,7 +130,8 @@ pub struct MqttConfig {
     pub url: Option<MqttUrl>,
     /// Topic root. Default `goban`.
     pub prefix: String,
-    /// Client id. Default `goban-bridge`.
+    /// Client id stem: the daemon connects as `<client_id>-<16 random hex digits>`, new at each
+    /// start, so that no other client can take its session by choosing its id. Default `goban-bridge`.
     pub client_id: String,
     /// User name, if the broker asks for one.
     pub username: Option<String>,
@@ -124,6 +147,24 @@ pub struct MqttConfig {
     pub embedded_host: IpAddr,
     /// Embedded broker port; a free one is picked if it is taken. Default 1883.
     pub embedded_port: u16,
+    /// Whether clients without a user name may subscribe to the embedded broker. Default true.
+    /// Nobody but the daemon ever publishes under `prefix`.
+    pub embedded_anonymous_read: bool,
+    /// Named clients of the embedded broker (`[[mqtt.embedded_users]]`). Default none.
+    pub embedded_users: Vec<EmbeddedUser>,
+}
+
+/// One `[[mqtt.embedded_users]]`: a client that logs in to the embedded broker.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct EmbeddedUser {
+    /// User name.
+    pub username: String,
+    /// Its password.
+    pub password: String,
+    /// Topic filters it may publish to (`+` and `#` allowed), never under `prefix`. Default none: it reads only.
+    #[serde(default)]
+    pub publish: Vec<String>,
 }
 
 impl Default for MqttConfig {
@@ -139,6 +180,8 @@ impl Default for MqttConfig {
             max_backoff: Span(std::time::Duration::from_secs(10)),
             embedded_host: IpAddr::V4(Ipv4Addr::LOCALHOST),
             embedded_port: 1883,
+            embedded_anonymous_read: true,
+            embedded_users: Vec::new(),
         }
     }
 }

@@ -1,5 +1,5 @@
 //! The one middleware around every route: CORS for requests that ask for it, error bodies
-//! made problem+json, then the request counted and timed by route template.
+//! made problem+json, `nosniff` on every answer, then the request counted and timed by route template.
 //!
 //! Written as a plain tower layer rather than two `axum::middleware` functions:
 //! each of those clones the boxed inner service on every request and boxes
@@ -112,6 +112,11 @@ where
         };
         Box::pin(async move {
             let mut response = answer.await?;
+            // No browser guesses a type the server did not give (a JSON error read as HTML).
+            response.headers_mut().insert(
+                header::X_CONTENT_TYPE_OPTIONS,
+                HeaderValue::from_static("nosniff"),
+            );
             if let Some(added) = added {
                 for (name, value) in added.iter() {
                     response.headers_mut().insert(name, value.clone());

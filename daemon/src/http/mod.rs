@@ -17,8 +17,9 @@ mod patterns;
 mod route_meters;
 mod routes;
 mod schema;
+mod server;
 mod settings;
-mod sse;
+pub(crate) mod sse;
 #[cfg(test)]
 mod tests;
 pub(crate) mod whole_number;
@@ -36,6 +37,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::trace::TraceLayer;
 
 pub(crate) use self::metrics::install_metrics;
+pub(crate) use server::ConnectionLimits;
 pub(crate) use settings::{AllowOrigins, ArbiterTokens, HttpSettings};
 
 use crate::delay::{DelayedView, Feed};
@@ -58,6 +60,8 @@ pub(crate) struct App {
     started: std::time::Instant,
     /// The tournament desk (issue 13), when running.
     tournament: Option<Arc<crate::tournament::Desk>>,
+    /// The overlay page's whole CSP (its `frame-ancestors` is configured).
+    overlay_csp: axum::http::HeaderValue,
 }
 
 impl App {
@@ -124,11 +128,10 @@ pub(crate) async fn serve(
     if let Some(handle) = settings.metrics.clone() {
         tokio::spawn(upkeep_metrics(handle, shutdown.clone()));
     }
+    let limits = settings.connections;
     let router = build(settings, public, shutdown.clone());
     tracing::info!(address = %listener.local_addr()?, "HTTP API listening");
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown.cancelled_owned())
-        .await
+    server::run(listener, router, limits, shutdown).await
 }
 
 fn build(settings: HttpSettings, public: Feed, shutdown: CancellationToken) -> Router {
@@ -147,6 +150,7 @@ fn build(settings: HttpSettings, public: Feed, shutdown: CancellationToken) -> R
         shutdown,
         started: std::time::Instant::now(),
         tournament: settings.tournament,
+        overlay_csp: pages::overlay_csp(&settings.overlay_frame_ancestors),
     });
     routes::all()
         .fallback(error::handle_no_route)

@@ -42,9 +42,26 @@ const FAVICON: Asset = Asset {
     content_type: "image/svg+xml",
 };
 
-/// The pages' own scripts and styles only; Shudan sets inline styles, and the board texture is a data: URL.
-const CSP: &str = "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
-                   connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors *";
+/// The pages' own scripts and styles only; Shudan (and Swagger UI) set inline styles, and the
+/// board texture is a data: URL. Without `frame-ancestors` as its last directive: each page adds its own.
+macro_rules! csp_sources {
+    () => {
+        "default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
+         connect-src 'self'; object-src 'none'; base-uri 'none'"
+    };
+}
+
+/// Hall, viewer, console and /api/docs: no other site may frame them (clickjacking of the
+/// console's buttons). `X-Frame-Options` for browsers older than CSP level 2.
+const CSP: &str = concat!(csp_sources!(), "; frame-ancestors 'none'");
+
+/// The overlay's CSP: a production tool (OBS, a vision mixer's browser source) frames it, from
+/// the origins `server.overlay_frame_ancestors` lists (default `*`).
+pub(super) fn overlay_csp(frame_ancestors: &HeaderValue) -> HeaderValue {
+    let ancestors = frame_ancestors.to_str().unwrap_or("'none'");
+    HeaderValue::from_str(&format!("{}; frame-ancestors {ancestors}", csp_sources!()))
+        .unwrap_or(HeaderValue::from_static(CSP))
+}
 
 /// The page routes, the embedded assets and the Swagger UI at /api/docs.
 pub(crate) fn routes() -> Router<Arc<App>> {
@@ -60,7 +77,18 @@ pub(crate) fn routes() -> Router<Arc<App>> {
             get(|h: HeaderMap| serve(&LICENSES, h)),
         )
         .route("/favicon.ico", get(|h: HeaderMap| serve(&FAVICON, h)))
-        .merge(api_docs())
+        .merge(Router::from(api_docs()).layer(axum::middleware::map_response(with_docs_csp)))
+}
+
+/// Swagger UI's pages get the console's policy: its own files, never framed.
+async fn with_docs_csp(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    headers.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CSP),
+    );
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    response
 }
 
 /// Swagger UI (vendored by the crate) reading the daemon's own /api/v1/openapi.json.
@@ -71,11 +99,16 @@ fn api_docs() -> SwaggerUi {
 }
 
 async fn handle_hall() -> Response {
-    page("hall", None, "goban-bridge hall")
+    page("hall", None, "goban-bridge hall", unframed())
 }
 
 async fn handle_arbiter() -> Response {
-    page("arbiter", None, "goban-bridge arbiter console")
+    page("arbiter", None, "goban-bridge arbiter console", unframed())
+}
+
+/// The CSP of a page no other site may frame.
+fn unframed() -> HeaderValue {
+    HeaderValue::from_static(CSP)
 }
 
 async fn handle_viewer(
@@ -87,6 +120,7 @@ async fn handle_viewer(
         "board",
         Some(&board),
         &format!("{board} · goban-bridge"),
+        unframed(),
     ))
 }
 
@@ -95,7 +129,12 @@ async fn handle_overlay(
     Path(board): Path<String>,
 ) -> Result<Response, ApiError> {
     known(&app, &board)?;
-    Ok(page("overlay", Some(&board), &format!("{board} overlay")))
+    Ok(page(
+        "overlay",
+        Some(&board),
+        &format!("{board} overlay"),
+        app.overlay_csp.clone(),
+    ))
 }
 
 /// The page is a shell whose data calls say when a board is still recovering: only unknown boards are refused.
@@ -108,7 +147,8 @@ fn known(app: &App, board: &str) -> Result<(), ApiError> {
 }
 
 /// The HTML shell of a page: the front end reads `data-page` and `data-board`.
-fn page(name: &str, board: Option<&str>, title: &str) -> Response {
+fn page(name: &str, board: Option<&str>, title: &str, csp: HeaderValue) -> Response {
+    let never_framed = csp.as_bytes().ends_with(b"frame-ancestors 'none'");
     let board_attr = board
         .map(|b| format!(r#" data-board="{}""#, escape(b)))
         .unwrap_or_default();
@@ -131,15 +171,24 @@ fn page(name: &str, board: Option<&str>, title: &str) -> Response {
         title = escape(title),
         version = bundle_version(),
     );
-    (
+    let mut response = (
         [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::CONTENT_SECURITY_POLICY, CSP),
-            (header::CACHE_CONTROL, "no-cache"),
+            (
+                header::CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            ),
+            (header::CONTENT_SECURITY_POLICY, csp),
+            (header::CACHE_CONTROL, HeaderValue::from_static("no-cache")),
         ],
         html,
     )
-        .into_response()
+        .into_response();
+    if never_framed {
+        response
+            .headers_mut()
+            .insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    }
+    response
 }
 
 /// A short hash of the bundle, so a browser never mixes the script of one build with the page of another.
@@ -209,7 +258,7 @@ mod tests {
 
     #[test]
     fn the_shell_names_its_page_and_board() {
-        let response = page("board", Some("table-1"), "t");
+        let response = page("board", Some("table-1"), "t", unframed());
         assert_eq!(
             response.headers()[header::CONTENT_TYPE],
             "text/html; charset=utf-8"

@@ -104,6 +104,11 @@ pub(crate) struct HttpSettings {
     pub(crate) metrics: Option<PrometheusHandle>,
     /// The tournament desk, when the daemon runs one; `None` answers 503 on /tournament routes.
     pub(crate) tournament: Option<std::sync::Arc<crate::tournament::Desk>>,
+    /// Timeouts and the connection limit of the server loop.
+    pub(crate) connections: super::server::ConnectionLimits,
+    /// CSP `frame-ancestors` of the overlay pages (`server.overlay_frame_ancestors`); the
+    /// console, the hall, the viewer and /api/docs may not be framed at all.
+    pub(crate) overlay_frame_ancestors: HeaderValue,
 }
 
 impl Default for HttpSettings {
@@ -115,6 +120,13 @@ impl Default for HttpSettings {
             body_limit_bytes: DEFAULT_BODY_LIMIT_BYTES,
             metrics: None,
             tournament: None,
+            connections: super::server::ConnectionLimits {
+                header_timeout: Duration::from_secs(10),
+                body_timeout: Duration::from_secs(30),
+                idle_timeout: Duration::from_secs(60),
+                max_connections: 4096,
+            },
+            overlay_frame_ancestors: HeaderValue::from_static("*"),
         }
     }
 }

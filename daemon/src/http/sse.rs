@@ -25,12 +25,23 @@ use super::error::ApiError;
 use crate::delay::Feed;
 use crate::hub::{Archive, Published, Topic};
 
-/// Journal page size while catching up.
-const PAGE: usize = 500;
-/// Events buffered between the pump task and the HTTP connection.
-const CHANNEL: usize = 256;
+/// Journal page size while catching up: each client holds one page at a time, so this
+/// bounds its memory (2,000 clients resuming from 0 with pages of 500 took 1 GB, issue 43).
+const PAGE: usize = 64;
+/// Events buffered between the pump task and the HTTP connection, per client. A client
+/// that reads slower than its board publishes falls behind the bus and is caught up from
+/// the journal (the hall stream skips instead): a deeper queue only costs memory.
+const CHANNEL: usize = 16;
+/// Journal reads of catching-up streams running at once, daemon-wide.
+const CATCH_UP_READS: usize = 4;
+
+fn catch_up_turns() -> &'static tokio::sync::Semaphore {
+    static TURNS: std::sync::OnceLock<tokio::sync::Semaphore> = std::sync::OnceLock::new();
+    TURNS.get_or_init(|| tokio::sync::Semaphore::new(CATCH_UP_READS))
+}
+
 /// Comment lines that keep proxies and browsers from closing an idle stream.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
+pub(crate) const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// Query alternative to the `Last-Event-ID` header, for clients that cannot set headers on first connect.
 ///
@@ -231,6 +242,11 @@ impl Pump {
 
     async fn read_page(&self) -> Result<Vec<Published>, Stop> {
         let (archive, board, after) = (self.archive.clone(), self.board.clone(), self.last);
+        // A few journal reads at a time: 2,000 clients resuming at once otherwise each held a
+        // blocking thread (tokio allows 512) with its page and its allocator arena.
+        let Ok(_turn) = catch_up_turns().acquire().await else {
+            return Err(Stop::Gone);
+        };
         let read =
             tokio::task::spawn_blocking(move || archive.events_since(&board, after, PAGE)).await;
         match read {

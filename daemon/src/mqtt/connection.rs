@@ -46,6 +46,15 @@ pub enum MqttSetupError {
     },
 }
 
+/// The client id of one run: the configured id, a dash and 64 random bits. A client that
+/// connects with the id of a connected one closes it (MQTT 3.1.1 section 3.1.4), and every
+/// broker allows it; an id nobody can guess means nobody can knock the daemon off the
+/// broker (and fire its retained `offline` will) by choosing it (issue 43). The session is
+/// clean, so a new id at each start loses nothing.
+pub fn session_client_id(configured: &str) -> String {
+    format!("{configured}-{:016x}", rand::random::<u64>())
+}
+
 /// Client options: clean session, keep-alive, `offline` as retained last will.
 pub(crate) fn options(settings: &MqttSettings) -> Result<MqttOptions, MqttSetupError> {
     let mut options = MqttOptions::new(

@@ -17,7 +17,7 @@ use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use behind::{AfterFailure, Behind};
-pub use connection::{MqttSettings, MqttSetupError};
+pub use connection::{MqttSettings, MqttSetupError, session_client_id};
 use queue::Outbox;
 use refill::Progress;
 pub use topics::{board_topic, delivery, status_topic};

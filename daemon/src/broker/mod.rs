@@ -1,4 +1,9 @@
-//! The embedded MQTT broker (rumqttd, feature `embedded-broker`) used when the config names no broker: loopback, a free port if 1883 is taken.
+//! The embedded MQTT broker (rumqttd, feature `embedded-broker`) used when the config names no broker: a free port if 1883 is taken, only the daemon writing under its prefix.
+
+mod grants;
+mod guard;
+
+pub(crate) use grants::check_publish_grant;
 
 use std::net::{IpAddr, SocketAddr, TcpListener};
 
@@ -32,17 +37,82 @@ pub fn pick_port(host: IpAddr, preferred: u16) -> Result<u16, BrokerError> {
         .map_err(|e| BrokerError::NoPort(host, e))
 }
 
-/// Start the broker on its own thread; returns the address it listens on.
+/// The embedded broker as the daemon sees it.
+#[derive(Clone, Debug)]
+pub struct Embedded {
+    /// Where clients connect (the guard): `embedded_host:embedded_port`.
+    pub public: SocketAddr,
+    /// rumqttd's private loopback listener, where the daemon itself connects.
+    pub private: SocketAddr,
+    /// The daemon's login there, made afresh at each start.
+    pub daemon_login: (String, String),
+}
+
+/// Start rumqttd on its own thread behind the guard; returns where each side connects.
 #[cfg(feature = "embedded-broker")]
-pub fn start(host: IpAddr, preferred: u16) -> Result<SocketAddr, BrokerError> {
+pub fn start(config: &crate::config::MqttConfig) -> Result<Embedded, BrokerError> {
+    let loopback = IpAddr::from([127, 0, 0, 1]);
+    let private = SocketAddr::new(loopback, pick_port(loopback, 0)?);
+    let daemon_login = ("goban-bridge".to_owned(), secret());
+    let guard_login = rumqttc::Login::new("guard", secret());
+    let logins = [
+        daemon_login.clone(),
+        (guard_login.username.clone(), guard_login.password.clone()),
+    ];
+    start_rumqttd(private, logins.into_iter().collect())?;
+    let public = bind_public(config.embedded_host, config.embedded_port)?;
+    let public_addr = public
+        .local_addr()
+        .map_err(|e| BrokerError::NoPort(config.embedded_host, e))?;
+    let guard = guard::Guard {
+        grants: grants::Grants {
+            prefix: config.prefix.clone(),
+            anonymous_read: config.embedded_anonymous_read,
+            users: config.embedded_users.clone(),
+        },
+        inner: private,
+        login: guard_login,
+        max_packet: crate::mqtt::MAX_PACKET_BYTES,
+    };
+    tokio::spawn(guard::run(public, std::sync::Arc::new(guard)));
+    Ok(Embedded {
+        public: public_addr,
+        private,
+        daemon_login,
+    })
+}
+
+/// 128 random bits, hex: the private listener's passwords.
+fn secret() -> String {
+    let bits: u128 = rand::random();
+    format!("{bits:032x}")
+}
+
+/// The guard's listener: the preferred port, else one the OS picks.
+#[cfg(feature = "embedded-broker")]
+fn bind_public(host: IpAddr, preferred: u16) -> Result<tokio::net::TcpListener, BrokerError> {
+    let listener = TcpListener::bind(SocketAddr::new(host, preferred))
+        .or_else(|_| TcpListener::bind(SocketAddr::new(host, 0)))
+        .map_err(|e| BrokerError::NoPort(host, e))?;
+    listener
+        .set_nonblocking(true)
+        .and_then(|()| tokio::net::TcpListener::from_std(listener))
+        .map_err(|e| BrokerError::NoPort(host, e))
+}
+
+/// rumqttd on `addr` (loopback), every client logging in with one of `logins`.
+#[cfg(feature = "embedded-broker")]
+fn start_rumqttd(
+    addr: SocketAddr,
+    logins: std::collections::HashMap<String, String>,
+) -> Result<(), BrokerError> {
     use std::collections::HashMap;
 
-    let addr = SocketAddr::new(host, pick_port(host, preferred)?);
     let connections = rumqttd::ConnectionSettings {
         connection_timeout_ms: 60_000,
         max_payload_size: crate::mqtt::MAX_PACKET_BYTES,
         max_inflight_count: 500,
-        auth: None,
+        auth: Some(logins),
         external_auth: None,
         dynamic_filters: true,
     };
@@ -78,7 +148,7 @@ pub fn start(host: IpAddr, preferred: u16) -> Result<SocketAddr, BrokerError> {
         })
         .map_err(|e| BrokerError::Start(e.to_string()))?;
     wait_until_listening(addr);
-    Ok(addr)
+    Ok(())
 }
 
 /// Give the broker thread up to 2 s to bind, so the first client connects at once.
@@ -96,7 +166,7 @@ fn wait_until_listening(addr: SocketAddr) {
 
 /// Without the feature there is no broker to start.
 #[cfg(not(feature = "embedded-broker"))]
-pub fn start(_host: IpAddr, _preferred: u16) -> Result<SocketAddr, BrokerError> {
+pub fn start(_config: &crate::config::MqttConfig) -> Result<Embedded, BrokerError> {
     Err(BrokerError::NotBuilt)
 }
 
