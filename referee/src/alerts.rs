@@ -70,6 +70,8 @@ impl Referee {
             evidence: crate::timeline::evidence_lines(evidence, size),
             note: String::new(),
             ruled_by: None,
+            taken_by: None,
+            taken_at: None,
         };
         m.infractions.push(infraction.clone());
         let index = m.infractions.len() - 1;
@@ -80,7 +82,7 @@ impl Referee {
         }
     }
 
-    fn emit_infraction_changed(&mut self, index: usize) {
+    pub(crate) fn emit_infraction_changed(&mut self, index: usize) {
         if let Some(infraction) = self
             .game
             .as_ref()
@@ -216,7 +218,7 @@ impl Referee {
                 std::mem::swap(&mut m.black, &mut m.white);
             }
             InfractionKind::TimeForfeit => self.lose(player, WinBy::Time),
-            InfractionKind::LateStart => self.lose(player, WinBy::Forfeit),
+            InfractionKind::LateStart => self.lose_late(player),
             _ => {}
         }
         if kind.sanction_warns(ruleset) {
