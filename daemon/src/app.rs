@@ -115,7 +115,15 @@ fn mqtt_settings(config: &Config) -> anyhow::Result<(MqttSettings, bool)> {
 
 fn http_settings(config: &Config) -> anyhow::Result<crate::http::HttpSettings> {
     Ok(crate::http::HttpSettings {
-        arbiter_tokens: crate::http::ArbiterTokens::new(config.server.arbiter_tokens.clone())?,
+        arbiter_tokens: crate::http::ArbiterTokens::new(config.server.arbiter_tokens.clone())?
+            .with_named(
+                config
+                    .server
+                    .arbiters
+                    .iter()
+                    .map(|a| (a.name.clone(), a.token.clone()))
+                    .collect(),
+            )?,
         broadcast_delay: config.server.broadcast_delay.0,
         cors_allow_origins: crate::http::AllowOrigins::Any,
         body_limit_bytes: config.server.body_limit,

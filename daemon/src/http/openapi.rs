@@ -10,8 +10,8 @@ use utoipa::openapi::{Content, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::bodies::{
-    ClockBody, Color, DeadStonesBody, KoRule, LateStartBody, NoteBody, ResultBody, ResumePlayBody,
-    Ruleset, RulingAction, RulingBody, SekiAction, SekiBody, StartGameBody,
+    AcknowledgeBody, ClockBody, Color, DeadStonesBody, KoRule, LateStartBody, NoteBody, ResultBody,
+    ResumePlayBody, Ruleset, RulingAction, RulingBody, SekiAction, SekiBody, StartGameBody,
 };
 use super::error::{PROBLEM_JSON, Problem};
 use super::routes::{arbiter, archive, boards, games};
@@ -39,6 +39,7 @@ use super::{metrics, sse};
         sse::handle_hall_events,
         arbiter::handle_start_game,
         arbiter::handle_ruling,
+        arbiter::handle_acknowledge,
         arbiter::handle_clock,
         arbiter::handle_dead_stones,
         arbiter::handle_seki,
@@ -61,7 +62,7 @@ use super::{metrics, sse};
     components(schemas(
         BoardState, LiveBoardState, LastMove, MoveRecord, Infraction, BoardList, GameList, Health, JournalHealth, BoardHealth, Problem, SseEvent,
         StartGameBody, RulingBody, RulingAction, ClockBody, DeadStonesBody, ResultBody, Color, Ruleset, KoRule,
-        NoteBody, LateStartBody, ResumePlayBody, Evidence, AuditEntry, AuditList, SekiBody, SekiAction,
+        NoteBody, LateStartBody, AcknowledgeBody, ResumePlayBody, Evidence, AuditEntry, AuditList, SekiBody, SekiAction,
         Count, SideCount, SekiMark,
     )),
     modifiers(&ArbiterAuth, &ProblemResponses),

@@ -32,6 +32,10 @@ pub(crate) fn all() -> Router<Arc<App>> {
             "/api/v1/boards/{board}/infractions/{id}/ruling",
             post(arbiter::handle_ruling),
         )
+        .route(
+            "/api/v1/boards/{board}/infractions/{id}/acknowledge",
+            post(arbiter::handle_acknowledge),
+        )
         .route("/api/v1/boards/{board}/clock", post(arbiter::handle_clock))
         .route(
             "/api/v1/boards/{board}/dead-stones",
