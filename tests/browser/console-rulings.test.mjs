@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
+import { seriousViolations } from './axe.mjs';
 import { ROOT, launch, missing, openPage, screenshot, startSimulator, until } from './support.mjs';
 
 const skip = missing() || false;
@@ -109,6 +110,8 @@ describe('arbiter console rulings, two arbiters', { skip }, () => {
     await until('Anna on the way', async () => (await state()).infractions.find((i) => i.id === id).taken_by === 'Anna');
     await li.waitForSelector(`${card}[data-taken-by="Anna"]`);
     await screenshot(anna, 'console-taken');
+    // The console with every new control on it passes axe.
+    assert.deepEqual(await seriousViolations(li), []);
   });
 
   test('keys: "?" opens the help, "d" dismisses the selected alert', async () => {

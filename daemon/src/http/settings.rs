@@ -25,7 +25,7 @@ pub(crate) enum SettingsError {
     #[error(
         "arbiter name {0:?}: give 1 to 60 printable characters, unique, not of the form arbiter#N"
     )]
-    BadArbiterName(String),
+    ArbiterName(String),
 }
 
 /// Which browser origins may read the API (overlay pages live on other origins).
@@ -101,7 +101,7 @@ impl ArbiterTokens {
                 || name.chars().count() > 60
                 || name.starts_with("arbiter#")
             {
-                return Err(SettingsError::BadArbiterName(name));
+                return Err(SettingsError::ArbiterName(name));
             }
             if token.is_empty() || token.chars().any(char::is_whitespace) {
                 return Err(SettingsError::BadToken(self.tokens.len() + 1));
