@@ -106,11 +106,7 @@ impl Referee {
         by: &str,
     ) -> Result<(), RefereeError> {
         let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
-        let index = m
-            .infractions
-            .iter()
-            .position(|i| &i.id == id)
-            .ok_or_else(|| RefereeError::UnknownInfraction(id.0.clone()))?;
+        let index = m.alert_index(id)?;
         let alert = &m.infractions[index];
         if let Some(earlier) = &alert.ruled_by {
             return Err(RefereeError::AlreadyRuled {
