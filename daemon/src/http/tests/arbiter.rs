@@ -19,6 +19,11 @@ fn build_cases() -> Vec<(&'static str, &'static str, Value)> {
             json!({"command": "ruling", "id": "inf-1", "action": "confirm", "note": "seen"}),
         ),
         (
+            "/boards/table-1/infractions/inf-1/acknowledge",
+            r#"{"take_over":true,"note":"on my way"}"#,
+            json!({"command": "acknowledge", "id": "inf-1", "withdraw": false, "take_over": true}),
+        ),
+        (
             "/boards/table-1/clock",
             r#"{"action":"adjust","color":"white","delta_ms":-60000,"note":"clock fault"}"#,
             json!({"command": "adjust_clock", "color": "white", "delta_ms": -60000, "by": "arbiter#2"}),
@@ -353,6 +358,18 @@ async fn bad_bodies_are_4xx_json_and_change_nothing() {
             r#"{"action":"forgive"}"#,
             400,
             "bad_body",
+        ),
+        (
+            "/boards/table-1/infractions/inf-1/acknowledge",
+            r#"{"take_over":true,"withdraw":true}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/infractions/inf-9/acknowledge",
+            "{}",
+            404,
+            "unknown_infraction",
         ),
         (
             "/boards/table-9/result",
