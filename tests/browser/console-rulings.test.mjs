@@ -94,8 +94,11 @@ describe('arbiter console rulings, two arbiters', { skip }, () => {
   test('"on my way" names the taker to the other arbiter, who may take over; the filters follow', async () => {
     const id = (await state()).infractions.find((i) => i.status === 'open').id;
     const card = `.alert[data-alert="${id}"]`;
+    assert.equal(await li.textContent('header .me strong'), 'Li Wei', 'the console knows whose token it holds');
     await li.click(`${card} button:text-is("on my way")`);
     await until('Li Wei on the way', async () => (await state()).infractions.find((i) => i.id === id).taken_by === 'Li Wei');
+    await li.waitForSelector(`${card}[data-taken-by="Li Wei"] button:text-is("hand back")`);
+    assert.equal(await li.$(`${card} button:text-is("take over")`), null, 'one\'s own alert is not taken over');
     // Anna's page hears it on the stream and shows who.
     await anna.waitForSelector(`${card}[data-taken-by="Li Wei"] .taken:has-text("Li Wei")`);
     assert.equal(await anna.$(`${card} button:text-is("on my way")`), null, 'taken: no second "on my way"');

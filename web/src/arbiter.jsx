@@ -100,6 +100,11 @@ function Console({ onLogout }) {
   const [focus, setFocus] = useState('');
   const [help, setHelp] = useState(false);
   const [keyError, setKeyError] = useState(null);
+  const [me, setMe] = useState('');
+  // How the audit trail names this token's arbiter: their own alerts offer "hand back", not "take over".
+  useEffect(() => {
+    getJson('/api/v1/arbiter/me', { auth: true }).then((body) => setMe(body.name)).catch(() => {});
+  }, []);
   const win = useWindowSize();
   const feed = useMemo(() => {
     let scheduled = false;
@@ -161,6 +166,7 @@ function Console({ onLogout }) {
         <h1>Arbiter console</h1>
         <span class="summary" data-version={version}>{ids.length} boards · {allOpen.length} open alerts</span>
         <span class={`conn ${status}`} role="status">{status}</span>
+        {me && <span class="me">signed in as <strong>{me}</strong></span>}
         <label class="toggle"><input type="checkbox" checked={prefs.sound} onChange={(e) => setPref('sound', e.currentTarget.checked)} /> sound</label>
         <label class="toggle"><input type="checkbox" checked={prefs.speech} onChange={(e) => setPref('speech', e.currentTarget.checked)} /> count-out voice</label>
         <label>for <select value={prefs.speechBoard} onChange={(e) => setPref('speechBoard', e.currentTarget.value)}>
@@ -189,7 +195,7 @@ function Console({ onLogout }) {
           {keyError && <p class="error" role="alert">{keyError}</p>}
           <ul class="alerts">
             {open.map(({ id, alert }) => (
-              <AlertCard key={alert.id} board={id} alert={alert} state={feed.boards.get(id)} apply={apply}
+              <AlertCard key={alert.id} board={id} alert={alert} state={feed.boards.get(id)} apply={apply} me={me}
                 selected={current?.alert.id === alert.id} onSelect={() => { setFocus(alert.id); setSelected(id); }} />
             ))}
           </ul>

@@ -14,7 +14,7 @@ use super::bodies::{
     ResumePlayBody, Ruleset, RulingAction, RulingBody, SekiAction, SekiBody, StartGameBody,
 };
 use super::error::{PROBLEM_JSON, Problem};
-use super::routes::{arbiter, archive, boards, games};
+use super::routes::{arbiter, archive, boards, games, me};
 use super::schema::{
     AuditEntry, AuditList, BoardHealth, BoardList, BoardState, Count, Evidence, GameList, Health,
     Infraction, JournalHealth, LastMove, LiveBoardState, MoveRecord, SekiMark, SideCount, SseEvent,
@@ -40,6 +40,7 @@ use super::{metrics, sse};
         arbiter::handle_start_game,
         arbiter::handle_ruling,
         arbiter::handle_acknowledge,
+        me::handle_me,
         arbiter::handle_clock,
         arbiter::handle_dead_stones,
         arbiter::handle_seki,
@@ -63,7 +64,7 @@ use super::{metrics, sse};
         BoardState, LiveBoardState, LastMove, MoveRecord, Infraction, BoardList, GameList, Health, JournalHealth, BoardHealth, Problem, SseEvent,
         StartGameBody, RulingBody, RulingAction, ClockBody, DeadStonesBody, ResultBody, Color, Ruleset, KoRule,
         NoteBody, LateStartBody, AcknowledgeBody, ResumePlayBody, Evidence, AuditEntry, AuditList, SekiBody, SekiAction,
-        Count, SideCount, SekiMark,
+        Count, SideCount, SekiMark, me::ArbiterMe,
     )),
     modifiers(&ArbiterAuth, &ProblemResponses),
     tags(

@@ -523,3 +523,13 @@ async fn infraction_ids_with_a_slash_are_percent_encoded() {
     assert_eq!(id.0, "2026-11-30-table-1-1/3");
     harness.stop().await;
 }
+
+#[tokio::test]
+async fn an_arbiter_learns_how_the_trail_names_them() {
+    let harness = Harness::start(build_settings()).await;
+    let (status, body) = json_of(harness.get_as_arbiter("/arbiter/me").await).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body, json!({"name": "arbiter#1"}));
+    let (status, _) = json_of(harness.get("/arbiter/me").await).await;
+    assert_eq!(status, 401, "only a token has a name");
+}
