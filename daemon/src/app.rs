@@ -151,7 +151,14 @@ struct Endpoint {
 fn http_settings(config: &Config) -> anyhow::Result<crate::http::HttpSettings> {
     let server = &config.server;
     Ok(crate::http::HttpSettings {
-        arbiter_tokens: crate::http::ArbiterTokens::new(server.arbiter_tokens.clone())?,
+        arbiter_tokens: crate::http::ArbiterTokens::new(server.arbiter_tokens.clone())?
+            .with_named(
+                server
+                    .arbiters
+                    .iter()
+                    .map(|a| (a.name.clone(), a.token.clone()))
+                    .collect(),
+            )?,
         broadcast_delay: server.broadcast_delay.0,
         cors_allow_origins: crate::http::AllowOrigins::Any,
         body_limit_bytes: server.body_limit,

@@ -70,6 +70,8 @@ impl Referee {
             evidence: crate::timeline::evidence_lines(evidence, size),
             note: String::new(),
             ruled_by: None,
+            taken_by: None,
+            taken_at: None,
         };
         m.infractions.push(infraction.clone());
         let index = m.infractions.len() - 1;
@@ -80,7 +82,7 @@ impl Referee {
         }
     }
 
-    fn emit_infraction_changed(&mut self, index: usize) {
+    pub(crate) fn emit_infraction_changed(&mut self, index: usize) {
         if let Some(infraction) = self
             .game
             .as_ref()
@@ -104,11 +106,7 @@ impl Referee {
         by: &str,
     ) -> Result<(), RefereeError> {
         let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
-        let index = m
-            .infractions
-            .iter()
-            .position(|i| &i.id == id)
-            .ok_or_else(|| RefereeError::UnknownInfraction(id.0.clone()))?;
+        let index = m.alert_index(id)?;
         let alert = &m.infractions[index];
         if let Some(earlier) = &alert.ruled_by {
             return Err(RefereeError::AlreadyRuled {
@@ -216,7 +214,7 @@ impl Referee {
                 std::mem::swap(&mut m.black, &mut m.white);
             }
             InfractionKind::TimeForfeit => self.lose(player, WinBy::Time),
-            InfractionKind::LateStart => self.lose(player, WinBy::Forfeit),
+            InfractionKind::LateStart => self.lose_late(player),
             _ => {}
         }
         if kind.sanction_warns(ruleset) {

@@ -5,7 +5,6 @@ use goban_rules::{GameResult, Move, Point};
 use crate::error::RefereeError;
 use crate::event::EventKind;
 use crate::go;
-use crate::infraction::InfractionKind;
 use crate::input::ArbiterCommand;
 use crate::referee::Referee;
 use crate::state::Phase;
@@ -22,6 +21,11 @@ impl Referee {
             ArbiterCommand::Ruling { id, action, note } => {
                 self.handle_ruling(&id, action, note, by)
             }
+            ArbiterCommand::Acknowledge {
+                id,
+                withdraw,
+                take_over,
+            } => self.handle_acknowledge(&id, withdraw, take_over, by),
             ArbiterCommand::Pause => self.pause(),
             ArbiterCommand::Resume => self.resume(),
             ArbiterCommand::AdjustClock {
@@ -37,7 +41,7 @@ impl Referee {
                 Ok(())
             }
             ArbiterCommand::LateStart { color, absent_ms } => {
-                self.handle_late_start(color, absent_ms)
+                self.handle_late_start(color, absent_ms, by)
             }
             ArbiterCommand::Seal => {
                 self.pause()?;
@@ -76,49 +80,6 @@ impl Referee {
             ArbiterCommand::VoidMove { number } => self.void_move(number),
             ArbiterCommand::RestoreMove { number } => self.restore_move(number),
         }
-    }
-
-    /// CN2002 22.1-22.4: double deduction, loss beyond the venue's limit.
-    fn handle_late_start(
-        &mut self,
-        color: goban_rules::Color,
-        absent_ms: u64,
-    ) -> Result<(), RefereeError> {
-        let now = self.now;
-        let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
-        let late = m.clock.late_start(now, color, absent_ms)?;
-        let what = if late.forfeit {
-            format!(
-                "{color} absent {} ms, beyond the {} ms limit ({})",
-                late.absent_ms, late.limit_ms, late.article
-            )
-        } else {
-            format!(
-                "{color} absent {} ms: {} ms deducted on top ({})",
-                late.absent_ms, late.deducted_ms, late.article
-            )
-        };
-        let start = now.0.saturating_sub(absent_ms);
-        let evidence = vec![
-            (crate::Timestamp(start), "clock started".to_owned()),
-            (now, what),
-        ];
-        let forfeit = late.forfeit;
-        let auto = self
-            .config
-            .auto_sanction
-            .contains(&InfractionKind::LateStart);
-        // The deduction is the clock's arithmetic; only the loss is a sanction to apply.
-        self.raise_as(
-            InfractionKind::LateStart,
-            Some(color),
-            0,
-            Vec::new(),
-            evidence,
-            forfeit && auto,
-        );
-        self.emit_clock();
-        Ok(())
     }
 
     /// Voids a move: it counts as a pass; the sensors cannot bring it back. Earlier moves go through a replay.

@@ -74,6 +74,13 @@ pub(crate) fn describe(command: &ArbiterCommand) -> String {
             };
             format!("alert {id} {verb}")
         }
+        ArbiterCommand::Acknowledge { id, withdraw, .. } => {
+            if *withdraw {
+                format!("alert {id} handed back: nobody on the way")
+            } else {
+                format!("alert {id} taken: on the way to the table")
+            }
+        }
         ArbiterCommand::Pause => "clocks paused (CN2002 14)".into(),
         ArbiterCommand::Resume => "clocks resumed".into(),
         ArbiterCommand::AdjustClock {

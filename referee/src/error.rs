@@ -44,6 +44,16 @@ pub enum RefereeError {
         /// Who ruled.
         by: String,
     },
+    /// Another arbiter already took the alert ("on my way"); taking it over needs `force`.
+    #[error(
+        "infraction {id} is already taken by {by}, who is on the way; acknowledge with \"take_over\": true to take it over"
+    )]
+    Taken {
+        /// The alert.
+        id: String,
+        /// Who took it.
+        by: String,
+    },
     /// A point name could not be read.
     #[error("bad point {0:?}")]
     BadPoint(String),

@@ -182,6 +182,18 @@ pub enum ArbiterCommand {
         #[serde(default)]
         note: String,
     },
+    /// "I'm on my way": an arbiter takes an open alert, so others see who walks to the
+    /// table; `withdraw` hands it back. Changes nothing in the game.
+    Acknowledge {
+        /// The alert.
+        id: InfractionId,
+        /// Hand the alert back: nobody is on the way any more.
+        #[serde(default)]
+        withdraw: bool,
+        /// Take an alert another arbiter already took.
+        #[serde(default)]
+        take_over: bool,
+    },
     /// Stop both clocks (CN2002 14).
     Pause,
     /// Restart the clock of the side to move.
@@ -263,6 +275,7 @@ impl ArbiterCommand {
         match self {
             Self::StartGame(_) => "start_game",
             Self::Ruling { .. } => "ruling",
+            Self::Acknowledge { .. } => "acknowledge",
             Self::Pause => "pause",
             Self::Resume => "resume",
             Self::AdjustClock { .. } => "adjust_clock",

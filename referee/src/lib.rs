@@ -16,6 +16,7 @@ mod input;
 mod state;
 mod timestamp;
 
+mod acknowledge;
 mod alerts;
 mod arbiter;
 mod audit;
@@ -24,6 +25,7 @@ mod ending;
 mod flip_history;
 mod go;
 mod interpret;
+mod late_arrival;
 mod lifecycle;
 mod match_state;
 mod move_name;

@@ -119,6 +119,12 @@ describe('arbiter console actions', { skip }, () => {
     await page.fill(field('handicap'), '0');
     await page.fill(field('time control'), 'byoyomi-jp:main=10m,periods=5,period=30s');
     await page.selectOption(`${form} select`, 'jk');
+    assert.equal(await page.inputValue(field('komi')), '6.5', 'the ruleset brings its komi');
+    // Over a game in play the form asks for force first.
+    if (await page.$(`${form} input[name=force]`)) {
+      assert.ok(await page.isDisabled(`${form} button[type=submit]`));
+      await page.check(`${form} input[name=force]`);
+    }
     await page.click(`${form} button[type=submit]`);
     const started = await until('the new game', async () => {
       const s = await state();

@@ -112,7 +112,7 @@ export async function startDemo({ boards = 2, speed = 6, port, token = TOKEN } =
 }
 
 /** `goban-bridge simulate` on pseudo-terminals (kept across daemon restarts) and the config of a daemon reading them. */
-export async function startSimulator({ games, boards = 1, speed = 4, size = 19, timeControl = 'byoyomi-cn:main=20m,reserve=3,period=30s' }) {
+export async function startSimulator({ games, boards = 1, speed = 4, size = 19, timeControl = 'byoyomi-cn:main=20m,reserve=3,period=30s', configExtra = '' }) {
   const dir = mkdtempSync(join(tmpdir(), 'goban-browser-sim-'));
   const ports = join(dir, 'ports');
   mkdirSync(ports);
@@ -126,7 +126,7 @@ export async function startSimulator({ games, boards = 1, speed = 4, size = 19, 
       + `autostart = true\ntime_control = "${timeControl}"\nblack = "Black Player"\nwhite = "White Player"\n`;
   }
   const configPath = join(dir, 'goban.toml');
-  writeFileSync(configPath, config);
+  writeFileSync(configPath, config + configExtra);
   return {
     sim,
     port,

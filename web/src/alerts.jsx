@@ -1,8 +1,8 @@
-// The arbiter's alert cards: board, article, player, the evidence stepped through on a small board, and the rulings.
+// The arbiter's alert cards: board, article, player, who is on the way, the evidence stepped through on a board with coordinates, and the rulings that apply.
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { boardPath, getJson, post } from './api.js';
 import { evidenceBoards, replay } from './go.js';
-import { MiniBoard } from './miniboard.jsx';
+import { EvidenceBoard } from './evidenceboard.jsx';
 
 const KIND_WORDS = {
   board_disturbed: 'board cannot see: disturbed',
@@ -78,7 +78,7 @@ function Evidence({ board, alert, state }) {
   const highlight = read ? step.points ?? [] : alert.points ?? [];
   return (
     <div class="evidence" data-step={at} data-seen={read ? 'reading' : 'game'}>
-      <MiniBoard position={position} size={size} highlight={highlight}
+      <EvidenceBoard position={position} size={size} highlight={highlight}
         label={`evidence ${at + 1} of ${steps.length}: ${step.what}`} />
       <div class="evidence-steps">
         <div class="nav" role="group" aria-label="evidence">
@@ -94,38 +94,74 @@ function Evidence({ board, alert, state }) {
   );
 }
 
-export function AlertCard({ board, alert, state, apply }) {
+/** Kinds whose alert is not about a stone of the record: voiding or restoring its move does not apply. */
+const NOT_A_MOVE = new Set(['time_forfeit', 'late_start', 'board_disturbed', 'displaced_stones']);
+
+/** Whether move `number` stands voided: the audit trail's last void or restore of it was a void. */
+export function isVoided(state, number) {
+  const about = (state?.audit || []).filter((e) =>
+    (e.action === 'void_move' || e.action === 'restore_move') && e.what.startsWith(`move ${number} `));
+  return about.at(-1)?.action === 'void_move';
+}
+
+/** Which move corrections apply to the alert's move: void a stone still played, restore one voided. */
+export function moveFixes(alert, state) {
+  if (NOT_A_MOVE.has(alert.kind) || !(alert.move_number > 0) || state?.phase === 'finished') return {};
+  const record = (state?.moves || []).find((m) => m.number === alert.move_number);
+  if (!record) return {};
+  if (isVoided(state, alert.move_number)) return { restore: true };
+  return record.point === 'pass' ? {} : { void: true };
+}
+
+/** The arbiter's hand on an alert: rule on it, take it ("on my way"), hand it back. */
+export function useAlertActions(board, alert, apply) {
+  const action = useAction(apply);
+  const base = `${boardPath(board)}/infractions/${encodeURIComponent(alert.id)}`;
+  const withNote = (body, note) => (note ? { ...body, note } : body);
+  return {
+    ...action,
+    rule: (kind, note) => action.run(`${base}/ruling`, withNote({ action: kind }, note)),
+    take: (note, takeOver) => action.run(`${base}/acknowledge`, withNote(takeOver ? { take_over: true } : {}, note)),
+    handBack: (note) => action.run(`${base}/acknowledge`, withNote({ withdraw: true }, note)),
+    move: (what, note) => action.run(`${boardPath(board)}/moves/${alert.move_number}/${what}`, withNote({}, note)),
+  };
+}
+
+export function AlertCard({ board, alert, state, apply, selected, me, onSelect }) {
   const [note, setNote] = useState('');
-  const { busy, error, run } = useAction(apply);
+  const { busy, error, rule, take, handBack, move } = useAlertActions(board, alert, apply);
   const open = alert.status === 'open';
-  const rule = (action) =>
-    run(`${boardPath(board)}/infractions/${encodeURIComponent(alert.id)}/ruling`, note ? { action, note } : { action });
-  const move = (what) => run(`${boardPath(board)}/moves/${alert.move_number}/${what}`, note ? { note } : {});
+  const fixes = moveFixes(alert, state);
+  const mine = alert.taken_by && alert.taken_by === me;
   return (
-    <li class={`alert ${alert.status}`} data-board={board} data-alert={alert.id} data-status={alert.status}>
+    <li class={`alert ${alert.status}${selected ? ' selected' : ''}${alert.taken_by ? ' taken' : ''}`} data-board={board}
+      data-alert={alert.id} data-status={alert.status} data-taken-by={alert.taken_by ?? ''} onClick={onSelect}>
       <div class="alert-head">
         <a href={`/board/${encodeURIComponent(board)}`} class="board-id">{board}</a>
         <strong class="kind">{kindWords(alert.kind)}</strong>
-        <span class="status">{alert.status}</span>
+        <span class="status">{alert.status}{alert.ruled_by ? ` by ${alert.ruled_by}` : ''}</span>
       </div>
       <p class="alert-facts">
-        {alert.article} · <span class={`stone-icon ${alert.player}`} aria-hidden="true" /> {alert.player} · move {alert.move_number}
+        {alert.article} · <span class={`stone-icon ${alert.player}`} aria-hidden="true" /> {alert.player ?? 'no player'} · move {alert.move_number}
         {alert.sanction && <> · sanction: {alert.sanction}{alert.sanction_applied ? ' (applied)' : ''}</>}
       </p>
+      {alert.taken_by && (
+        <p class="taken" role="status">on the way: <strong>{alert.taken_by}</strong> since {(alert.taken_at || '').slice(11, 19)}</p>
+      )}
+      {alert.note && <p class="alert-note">note: {alert.note}</p>}
       <Evidence board={board} alert={alert} state={state} />
       {open && (
         <div class="actions">
           <label class="note">note <input value={note} onInput={(e) => setNote(e.currentTarget.value)} maxLength={800} /></label>
-          <button type="button" disabled={busy} onClick={() => rule('confirm')}>confirm</button>
-          <button type="button" disabled={busy} onClick={() => rule('sanction')}>sanction</button>
-          <button type="button" disabled={busy} class="dismiss" onClick={() => rule('dismiss')}>dismiss</button>
-          {alert.kind === 'time_forfeit' && <button type="button" disabled={busy} onClick={() => rule('convert')}>convert to pass</button>}
-          {alert.move_number > 0 && (
-            <>
-              <button type="button" disabled={busy} onClick={() => move('void')}>void move {alert.move_number}</button>
-              <button type="button" disabled={busy} onClick={() => move('restore')}>restore move {alert.move_number}</button>
-            </>
-          )}
+          {!alert.taken_by && <button type="button" class="take" disabled={busy} onClick={() => take(note)}>on my way</button>}
+          {alert.taken_by && !mine && <button type="button" class="take" disabled={busy} onClick={() => take(note, true)}>take over</button>}
+          {alert.taken_by && <button type="button" disabled={busy} onClick={() => handBack(note)}>hand back</button>}
+          <button type="button" disabled={busy} onClick={() => rule('confirm', note)}>confirm</button>
+          <button type="button" disabled={busy} onClick={() => rule('sanction', note)}>sanction</button>
+          <button type="button" disabled={busy} class="dismiss" onClick={() => rule('dismiss', note)}>dismiss</button>
+          {alert.kind === 'time_forfeit' && <button type="button" disabled={busy} onClick={() => rule('convert', note)}>convert to pass</button>}
+          {fixes.void && <button type="button" disabled={busy} onClick={() => move('void', note)}>void move {alert.move_number}</button>}
+          {fixes.restore && <button type="button" disabled={busy} onClick={() => move('restore', note)}>restore move {alert.move_number}</button>}
         </div>
       )}
       {error && <p class="error" role="alert">{error}</p>}

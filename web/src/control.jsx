@@ -1,10 +1,14 @@
-// The arbiter's panel for one board: counting (click groups dead or in seki), result, clock, void/restore, a new game.
+// The arbiter's panel for one board: warnings, counting (click groups dead or in seki), clock, late start, seal, result,
+// void/restore, a new game, the audit trail and the printable result slip; each control shows only where it applies.
 import { useState } from 'preact/hooks';
 import { boardPath } from './api.js';
-import { useAction } from './alerts.jsx';
+import { isVoided, useAction } from './alerts.jsx';
+import { AuditTrail } from './audit.jsx';
 import { Board } from './board.jsx';
 import { Clocks } from './clock.jsx';
 import { pointOf, signMapOf } from './go.js';
+import { LateStart, ResultControl, SealControl, isSealed } from './rulings.jsx';
+import { ResultSlip } from './slip.jsx';
 
 /** One side's count in words: "9 stones + 27 territory". */
 function sideWords(side) {
@@ -52,6 +56,7 @@ function ClockControl({ id, state, clockAt, apply }) {
   const [seconds, setSeconds] = useState('60');
   const path = `${boardPath(id)}/clock`;
   const paused = state.clock?.paused || state.phase === 'paused';
+  const running = state.phase === 'playing' || (state.phase === 'paused' && !isSealed(state));
   const adjust = (sign) => {
     const delta = Math.round(Number(seconds) * 1000) * sign;
     if (delta) run(path, { action: 'adjust', color, delta_ms: delta });
@@ -59,17 +64,19 @@ function ClockControl({ id, state, clockAt, apply }) {
   return (
     <section class="clock-control" aria-label="clock">
       <Clocks reading={state.clock} receivedAt={clockAt} names={state} live={state.phase === 'playing'} />
-      <div class="actions">
-        <button type="button" disabled={busy} onClick={() => run(path, { action: paused ? 'resume' : 'pause' })}>
-          {paused ? 'resume clock' : 'pause clock'}
-        </button>
+      {state.clock && <div class="actions">
+        {running && (
+          <button type="button" disabled={busy} onClick={() => run(path, { action: paused ? 'resume' : 'pause' })}>
+            {paused ? 'resume clock' : 'pause clock'}
+          </button>
+        )}
         <label>side <select value={color} onChange={(e) => setColor(e.currentTarget.value)}>
           <option value="black">black</option><option value="white">white</option>
         </select></label>
         <label>seconds <input type="number" min="1" value={seconds} onInput={(e) => setSeconds(e.currentTarget.value)} /></label>
         <button type="button" disabled={busy} onClick={() => adjust(1)}>add</button>
         <button type="button" disabled={busy} onClick={() => adjust(-1)}>take</button>
-      </div>
+      </div>}
       {error && <p class="error" role="alert">{error}</p>}
     </section>
   );
@@ -79,12 +86,14 @@ function MoveControl({ id, state, apply }) {
   const { busy, error, run } = useAction(apply);
   const [n, setN] = useState('');
   const number = Number.parseInt(n || String(state.move_number ?? 0), 10);
+  if (!(state.move_number > 0) || state.phase === 'finished') return null;
+  const voided = isVoided(state, number);
   return (
     <section class="move-control" aria-label="moves">
       <label>move <input type="number" min="1" placeholder={String(state.move_number ?? '')} value={n}
         onInput={(e) => setN(e.currentTarget.value)} /></label>
-      <button type="button" disabled={busy || !(number > 0)} onClick={() => run(`${boardPath(id)}/moves/${number}/void`, {})}>void</button>
-      <button type="button" disabled={busy || !(number > 0)} onClick={() => run(`${boardPath(id)}/moves/${number}/restore`, {})}>restore</button>
+      {!voided && <button type="button" disabled={busy || !(number > 0)} onClick={() => run(`${boardPath(id)}/moves/${number}/void`, {})}>void</button>}
+      {voided && <button type="button" disabled={busy} onClick={() => run(`${boardPath(id)}/moves/${number}/restore`, {})}>restore</button>}
       {error && <p class="error" role="alert">{error}</p>}
     </section>
   );
@@ -98,21 +107,35 @@ const FIELDS = [
   ['time_control', 'time control', 'text'],
 ];
 
+/** Each ruleset's own komi in points (api.md `komi`): the form resets to it when the ruleset changes. */
+export const RULESET_KOMI = { cn2002: 7.5, jk: 6.5, ing: 8, historical: 0 };
+
 function NewGame({ id, state, apply }) {
   const { busy, error, run } = useAction(apply);
   const [form, setForm] = useState(() => ({
     black: state.black ?? '', white: state.white ?? '', ruleset: state.ruleset ?? 'cn2002',
     komi: String(state.komi ?? 7.5), handicap: '0', time_control: state.clock?.time_control ?? '', colours_fixed: true,
+    free_handicap: false, force: false,
   }));
-  const set = (key) => (e) => setForm({ ...form, [key]: e.currentTarget.type === 'checkbox' ? e.currentTarget.checked : e.currentTarget.value });
+  const inProgress = ['playing', 'paused', 'counting'].includes(state.phase);
+  const set = (key) => (e) => {
+    const value = e.currentTarget.type === 'checkbox' ? e.currentTarget.checked : e.currentTarget.value;
+    const next = { ...form, [key]: value };
+    // A new ruleset brings its own komi (cn2002 7.5, jk 6.5, ing 8, historical 0); the arbiter may change it after.
+    if (key === 'ruleset') next.komi = String(RULESET_KOMI[value] ?? form.komi);
+    setForm(next);
+  };
+  const handicap = Number(form.handicap || 0);
   const submit = (e) => {
     e.preventDefault();
     const body = { ruleset: form.ruleset, colours_fixed: form.colours_fixed };
     if (form.black) body.black = form.black;
     if (form.white) body.white = form.white;
     if (form.komi !== '') body.komi = Number(form.komi);
-    if (form.handicap !== '') body.handicap = Number(form.handicap);
+    if (form.handicap !== '') body.handicap = handicap;
     if (form.time_control) body.time_control = form.time_control;
+    if (handicap >= 2 && form.free_handicap) body.free_handicap = true;
+    if (inProgress && form.force) body.force = true;
     run(`${boardPath(id)}/game`, body);
   };
   return (
@@ -124,9 +147,26 @@ function NewGame({ id, state, apply }) {
         {['cn2002', 'jk', 'ing', 'historical'].map((r) => <option value={r}>{r}</option>)}
       </select></label>
       <label class="toggle"><input type="checkbox" checked={form.colours_fixed} onChange={set('colours_fixed')} /> colours fixed by the draw</label>
-      <button type="submit" disabled={busy}>start game</button>
+      {handicap >= 2 && (
+        <label class="toggle"><input type="checkbox" name="free_handicap" checked={form.free_handicap} onChange={set('free_handicap')} /> free handicap placement</label>
+      )}
+      {inProgress && (
+        <label class="toggle force"><input type="checkbox" name="force" checked={form.force} onChange={set('force')} /> abandon the game in play ({state.phase}) without a result (force)</label>
+      )}
+      <button type="submit" disabled={busy || (inProgress && !form.force)}>start game</button>
       {error && <p class="error" role="alert">{error}</p>}
     </form>
+  );
+}
+
+/** Each player's warnings (CN2002 art. 24): the board panel shows them beside the names. */
+export function Warnings({ state }) {
+  const w = state.warnings || { black: 0, white: 0 };
+  return (
+    <p class="warnings" data-black={w.black} data-white={w.white}>
+      warnings: <span class="stone-icon black" aria-hidden="true" />{state.black} <strong>{w.black}</strong>
+      {' · '}<span class="stone-icon white" aria-hidden="true" />{state.white} <strong>{w.white}</strong>
+    </p>
   );
 }
 
@@ -153,14 +193,20 @@ export function BoardPanel({ id, state, clockAt, apply, pixels }) {
       <h2>{id} <small>{state.black} – {state.white} · move {state.move_number ?? 0} · {state.phase}{state.result ? ` · ${state.result}` : ''}</small></h2>
       <Board signMap={signMapOf(state.position, size)} size={size} pixels={pixels} lastPoint={state.last_move?.point}
         dead={dead} onVertexClick={onVertexClick} label={`board ${id}`} />
+      <Warnings state={state} />
       {error && <p class="error" role="alert">{error}</p>}
       {counting && <Counting id={id} state={state} apply={apply} mode={mode} setMode={setMode} />}
       <ClockControl id={id} state={state} clockAt={clockAt} apply={apply} />
+      <SealControl id={id} state={state} apply={apply} />
+      <LateStart key={`${id}-${state.game}`} id={id} state={state} apply={apply} />
       <MoveControl id={id} state={state} apply={apply} />
+      <ResultControl key={`${id}-${state.game}-result`} id={id} state={state} apply={apply} />
       <details>
         <summary>start a new game</summary>
         <NewGame id={id} state={state} apply={apply} />
       </details>
+      <AuditTrail state={state} />
+      <ResultSlip id={id} state={state} />
     </section>
   );
 }

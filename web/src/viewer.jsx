@@ -104,6 +104,8 @@ export function Viewer({ id }) {
             captures: <span class="stone-icon black" aria-hidden="true" /> {view.captures.black ?? 0}
             {' '}<span class="stone-icon white" aria-hidden="true" /> {view.captures.white ?? 0}
           </div>
+          {state.warnings && <div class="warnings" aria-label="warnings" data-black={state.warnings.black} data-white={state.warnings.white}>
+            warnings: <span class="stone-icon black" aria-hidden="true" /> {state.warnings.black} <span class="stone-icon white" aria-hidden="true" /> {state.warnings.white}</div>}
           <Navigation shown={view.shown} total={view.total} live={view.live} go={go} />
           <label class="toggle">
             <input type="checkbox" checked={numbers} onChange={(e) => setNumbers(e.currentTarget.checked)} /> move numbers

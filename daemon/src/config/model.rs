@@ -38,6 +38,10 @@ pub struct ServerConfig {
     pub listen: SocketAddr,
     /// Arbiter bearer tokens; the env var `GOBAN_ARBITER_TOKENS` (comma separated) adds more.
     pub arbiter_tokens: Vec<String>,
+    /// Arbiters whose token carries their name (`[[server.arbiters]]` with `name` and
+    /// `token`): the audit trail, rulings and acknowledged alerts show the name instead
+    /// of `arbiter#N`. Default none.
+    pub arbiters: Vec<NamedArbiter>,
     /// Public state, SSE and MQTT lag live play by this much (anti-cheating). Default `"0s"`.
     pub broadcast_delay: Span,
     /// Largest accepted request body in bytes. Default 65536.
@@ -66,6 +70,7 @@ impl Default for ServerConfig {
         Self {
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
             arbiter_tokens: Vec::new(),
+            arbiters: Vec::new(),
             broadcast_delay: Span::default(),
             body_limit: 64 * 1024,
             header_timeout: Span(std::time::Duration::from_secs(10)),
@@ -74,6 +79,23 @@ impl Default for ServerConfig {
             max_connections: 4096,
             overlay_frame_ancestors: "*".into(),
         }
+    }
+}
+
+/// `[[server.arbiters]]`: a bearer token that carries its arbiter's name.
+#[derive(Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NamedArbiter {
+    /// How the audit trail names them: 1 to 60 printable characters, unique.
+    pub name: String,
+    /// Their bearer token (no whitespace).
+    pub token: String,
+}
+
+impl std::fmt::Debug for NamedArbiter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        // The token is a secret: only the name.
+        write!(f, "NamedArbiter({:?})", self.name)
     }
 }
 
@@ -202,6 +224,21 @@ pub struct RefereeDefaults {
     /// `{ enabled = true, reach = 1 }` by default; `reach` is how many lines from the corner
     /// point the stones may lie (0: the corner point only).
     pub resignation_signal: goban_referee::end_signals::ResignationSignal,
+    /// Where the players lodge, which sets how late a player may start (CN2002 22.1-22.2):
+    /// `"same_site"` (15 minutes, the default) or `"separate"` (1 hour).
+    pub venue: goban_referee::clock::Venue,
+    /// A late-start limit of the tournament's own, replacing the venue's figure, e.g. `"30m"`.
+    pub late_limit: Option<Span>,
+}
+
+impl RefereeDefaults {
+    /// The referee's venue: the tournament's own limit when set, else the venue's.
+    pub fn late_venue(&self) -> goban_referee::clock::Venue {
+        match self.late_limit {
+            Some(limit) => goban_referee::clock::Venue::Limit(limit.as_ms()),
+            None => self.venue,
+        }
+    }
 }
 
 impl Default for RefereeDefaults {
@@ -211,6 +248,8 @@ impl Default for RefereeDefaults {
             port_skew: Span(std::time::Duration::ZERO),
             auto_sanction: Vec::new(),
             resignation_signal: goban_referee::end_signals::ResignationSignal::default(),
+            venue: goban_referee::clock::Venue::SameSite,
+            late_limit: None,
         }
     }
 }

@@ -266,3 +266,31 @@ fn a_bad_journal_retention_is_named_with_what_is_accepted() {
         );
     }
 }
+
+#[test]
+fn the_late_start_limit_and_named_arbiters_are_configured() {
+    use goban_referee::clock::Venue;
+    let config = parse(&build_minimal("")).expect("valid");
+    assert_eq!(
+        config.referee.late_venue(),
+        Venue::SameSite,
+        "15 minutes by default"
+    );
+    let text = format!(
+        "[server]\narbiter_tokens = [\"a\"]\n[[server.arbiters]]\nname = \"Li Wei\"\ntoken = \"b\"\n\
+         [referee]\nvenue = \"separate\"\n{}",
+        build_minimal("")
+    );
+    let config = parse(&text).expect("valid");
+    assert_eq!(config.referee.late_venue(), Venue::Separate);
+    assert_eq!(config.server.arbiters[0].name, "Li Wei");
+    assert!(
+        !format!("{:?}", config.server.arbiters).contains("\"b\""),
+        "a token is never printed"
+    );
+    let text = format!("[referee]\nlate_limit = \"30m\"\n{}", build_minimal(""));
+    let config = parse(&text).expect("valid");
+    assert_eq!(config.referee.late_venue(), Venue::Limit(30 * 60_000));
+    let text = format!("[referee]\nvenue = \"far\"\n{}", build_minimal(""));
+    assert!(parse(&text).is_err(), "an unknown venue is refused");
+}

@@ -7,10 +7,10 @@ use axum::http::request::Parts;
 use axum::http::{HeaderValue, header};
 use subtle::ConstantTimeEq;
 
-use super::App;
 use super::error::ApiError;
+use super::{App, ArbiterTokens};
 
-/// Who acts: `arbiter#N`, the 1-based index of the token in the config; never the token itself.
+/// Who acts: the name the token carries, else `arbiter#N`, the 1-based index of the token; never the token itself.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Identity(String);
 
@@ -27,7 +27,7 @@ impl Identity {
 /// even on public routes, so that a misconfigured overlay notices instead of silently
 /// seeing the delayed view.
 pub(crate) fn check(
-    tokens: &[String],
+    tokens: &ArbiterTokens,
     header: Option<&HeaderValue>,
 ) -> Result<Option<Identity>, ApiError> {
     let Some(header) = header else {
@@ -44,8 +44,8 @@ pub(crate) fn check(
             "expected Authorization: Bearer <token>",
         ));
     }
-    match find_token(tokens, token.trim().as_bytes()) {
-        Some(index) => Ok(Some(Identity(format!("arbiter#{}", index + 1)))),
+    match find_token(tokens.as_slice(), token.trim().as_bytes()) {
+        Some(index) => Ok(Some(Identity(tokens.identity(index)))),
         None => Err(ApiError::Unauthorized("unknown arbiter token")),
     }
 }
@@ -74,7 +74,7 @@ impl FromRequestParts<Arc<App>> for Arbiter {
         app: &Arc<App>,
     ) -> Result<Self, Self::Rejection> {
         let header = parts.headers.get(header::AUTHORIZATION);
-        match check(app.tokens.as_slice(), header)? {
+        match check(&app.tokens, header)? {
             Some(identity) => Ok(Self(identity)),
             None => Err(ApiError::Unauthorized(
                 "arbiter token required: Authorization: Bearer <token>",
@@ -107,7 +107,7 @@ impl FromRequestParts<Arc<App>> for Viewer {
         app: &Arc<App>,
     ) -> Result<Self, Self::Rejection> {
         let header = parts.headers.get(header::AUTHORIZATION);
-        Ok(check(app.tokens.as_slice(), header)?.map_or(Self::Public, |_| Self::Arbiter))
+        Ok(check(&app.tokens, header)?.map_or(Self::Public, |_| Self::Arbiter))
     }
 }
 
@@ -115,8 +115,8 @@ impl FromRequestParts<Arc<App>> for Viewer {
 mod tests {
     use super::*;
 
-    fn build_tokens() -> Vec<String> {
-        vec!["alpha-token".to_owned(), "beta-token".to_owned()]
+    fn build_tokens() -> ArbiterTokens {
+        ArbiterTokens::new(vec!["alpha-token".to_owned(), "beta-token".to_owned()]).unwrap()
     }
 
     #[test]
@@ -155,6 +155,39 @@ mod tests {
     #[test]
     fn no_tokens_means_nobody_is_arbiter() {
         let header = HeaderValue::from_static("Bearer anything");
-        assert!(check(&[], Some(&header)).is_err());
+        assert!(check(&ArbiterTokens::default(), Some(&header)).is_err());
+    }
+
+    #[test]
+    fn a_named_token_acts_under_its_name() {
+        let tokens = build_tokens()
+            .with_named(vec![("Li Wei".to_owned(), "gamma-token".to_owned())])
+            .unwrap();
+        let header = HeaderValue::from_static("Bearer gamma-token");
+        let identity = check(&tokens, Some(&header)).unwrap().unwrap();
+        assert_eq!(identity.name(), "Li Wei");
+        let header = HeaderValue::from_static("Bearer alpha-token");
+        let identity = check(&tokens, Some(&header)).unwrap().unwrap();
+        assert_eq!(
+            identity.name(),
+            "arbiter#1",
+            "unnamed tokens keep their index"
+        );
+    }
+
+    #[test]
+    fn bad_names_are_refused_at_start() {
+        for name in ["", " Li", "arbiter#9", "a\u{7}b", &"x".repeat(61)] {
+            let named = vec![(name.to_owned(), "tok".to_owned())];
+            assert!(
+                build_tokens().with_named(named).is_err(),
+                "{name:?} accepted"
+            );
+        }
+        let twice = vec![
+            ("Anna".to_owned(), "t1".to_owned()),
+            ("Anna".to_owned(), "t2".to_owned()),
+        ];
+        assert!(build_tokens().with_named(twice).is_err());
     }
 }

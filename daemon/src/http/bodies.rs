@@ -3,6 +3,7 @@
 //! Every body accepts an optional `note` for the audit trail; `convert` turns a
 //! body into the referee's typed `ArbiterCommand`.
 
+mod acknowledge;
 mod convert;
 mod seki;
 #[cfg(test)]
@@ -21,6 +22,7 @@ use super::App;
 use super::error::{ApiError, JsonPosition};
 use super::grammar;
 
+pub(crate) use acknowledge::AcknowledgeBody;
 pub(crate) use seki::{SekiAction, SekiBody};
 
 /// A player's colour.
@@ -250,8 +252,12 @@ pub(crate) struct NoteBody {
 ///
 /// The absence is deducted twice over (the part the player's own clock ran counts
 /// once, the rest is taken on top); beyond the venue's limit (15 minutes on the same
-/// site, 60 minutes apart) a `late_start` alert advises the loss, applied at once
-/// when the tournament sanctions `late_start` automatically.
+/// site, 60 minutes apart, or the `[referee] late_limit` of the config) a `late_start`
+/// alert advises the loss, applied at once when the tournament sanctions `late_start`
+/// automatically; within it the alert is closed at once, nothing left to rule. Without
+/// main time, or main time no longer than the limit, nothing is deducted and there is no
+/// limit: the clock counts the absent player out (22.4). Refused (409) once the player
+/// has moved; after an adjournment only recorded, the clock having simply run (22.1).
 #[derive(Clone, Debug, Deserialize, Serialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct LateStartBody {

@@ -10,11 +10,11 @@ use utoipa::openapi::{Content, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
 use super::bodies::{
-    ClockBody, Color, DeadStonesBody, KoRule, LateStartBody, NoteBody, ResultBody, ResumePlayBody,
-    Ruleset, RulingAction, RulingBody, SekiAction, SekiBody, StartGameBody,
+    AcknowledgeBody, ClockBody, Color, DeadStonesBody, KoRule, LateStartBody, NoteBody, ResultBody,
+    ResumePlayBody, Ruleset, RulingAction, RulingBody, SekiAction, SekiBody, StartGameBody,
 };
 use super::error::{PROBLEM_JSON, Problem};
-use super::routes::{arbiter, archive, boards, games};
+use super::routes::{arbiter, archive, boards, games, me};
 use super::schema::{
     AuditEntry, AuditList, BoardHealth, BoardList, BoardState, Count, Evidence, GameList, Health,
     Infraction, JournalHealth, LastMove, LiveBoardState, MoveRecord, SekiMark, SideCount, SseEvent,
@@ -40,6 +40,8 @@ use super::{metrics, sse};
         sse::handle_hall_events,
         arbiter::handle_start_game,
         arbiter::handle_ruling,
+        arbiter::handle_acknowledge,
+        me::handle_me,
         arbiter::handle_clock,
         arbiter::handle_dead_stones,
         arbiter::handle_seki,
@@ -62,8 +64,8 @@ use super::{metrics, sse};
     components(schemas(
         BoardState, LiveBoardState, LastMove, MoveRecord, Infraction, BoardList, GameList, Health, JournalHealth, TournamentHealth, BoardHealth, Problem, SseEvent,
         StartGameBody, RulingBody, RulingAction, ClockBody, DeadStonesBody, ResultBody, Color, Ruleset, KoRule,
-        NoteBody, LateStartBody, ResumePlayBody, Evidence, AuditEntry, AuditList, SekiBody, SekiAction,
-        Count, SideCount, SekiMark,
+        NoteBody, LateStartBody, AcknowledgeBody, ResumePlayBody, Evidence, AuditEntry, AuditList, SekiBody, SekiAction,
+        Count, SideCount, SekiMark, me::ArbiterMe,
     )),
     modifiers(&ArbiterAuth, &ProblemResponses),
     tags(

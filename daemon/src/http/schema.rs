@@ -96,6 +96,12 @@ pub(crate) struct Infraction {
     /// Who ruled on it (`arbiter#1`); absent while open or when sanctioned automatically.
     #[schema(example = "arbiter#1")]
     ruled_by: Option<String>,
+    /// The arbiter on the way to the table ("I'm on my way", `POST .../acknowledge`);
+    /// absent while nobody took the alert.
+    #[schema(example = "Li Wei")]
+    taken_by: Option<String>,
+    /// When they took it (RFC 3339).
+    taken_at: Option<String>,
 }
 
 /// One seki ruling of the count.
@@ -201,10 +207,11 @@ pub(crate) struct AuditEntry {
     number: u32,
     /// When it took effect, RFC 3339.
     at: String,
-    /// The arbiter, by the index of their token (`arbiter#1`), never the token.
+    /// The arbiter: the name their token carries (`[[server.arbiters]]`), else the index
+    /// of their token (`arbiter#1`); never the token.
     #[schema(example = "arbiter#1")]
     by: String,
-    /// The command: `start_game`, `ruling`, `pause`, `resume`, `adjust_clock`, `late_start`,
+    /// The command: `start_game`, `ruling`, `acknowledge`, `pause`, `resume`, `adjust_clock`, `late_start`,
     /// `seal`, `unseal`, `mark_dead`, `mark_seki`, `confirm_result`, `resume_play`, `set_result`,
     /// `void_move`, `restore_move`.
     #[schema(example = "adjust_clock")]

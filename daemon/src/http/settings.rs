@@ -20,6 +20,12 @@ pub(crate) enum SettingsError {
     /// An arbiter token is empty or contains whitespace.
     #[error("arbiter token #{0} is empty or contains whitespace")]
     BadToken(usize),
+    /// An arbiter's name is empty, too long, has control characters, looks like
+    /// another arbiter's `arbiter#N` or is given twice.
+    #[error(
+        "arbiter name {0:?}: give 1 to 60 printable characters, unique, not of the form arbiter#N"
+    )]
+    ArbiterName(String),
 }
 
 /// Which browser origins may read the API (overlay pages live on other origins).
@@ -63,7 +69,11 @@ impl AllowOrigins {
 
 /// Arbiter bearer tokens, checked in constant time; never logged or echoed.
 #[derive(Clone, Default)]
-pub(crate) struct ArbiterTokens(Vec<String>);
+pub(crate) struct ArbiterTokens {
+    tokens: Vec<String>,
+    /// The name each token carries (`[[server.arbiters]]`), by index; `None`: `arbiter#N`.
+    names: Vec<Option<String>>,
+}
 
 impl ArbiterTokens {
     /// Accepts tokens from the config and `GOBAN_ARBITER_TOKENS`; an empty list disables arbiter routes.
@@ -73,19 +83,53 @@ impl ArbiterTokens {
                 return Err(SettingsError::BadToken(index + 1));
             }
         }
-        Ok(Self(tokens))
+        let names = vec![None; tokens.len()];
+        Ok(Self { tokens, names })
     }
 
-    /// The tokens in config order; identity `arbiter#N` is the 1-based index.
+    /// Adds tokens that carry their arbiter's name (`(name, token)`), after the unnamed ones.
+    pub(crate) fn with_named(
+        mut self,
+        named: Vec<(String, String)>,
+    ) -> Result<Self, SettingsError> {
+        for (name, token) in named {
+            let taken = self.names.iter().flatten().any(|n| n == &name);
+            let printable = !name.chars().any(char::is_control) && name.trim() == name;
+            if taken
+                || !printable
+                || name.is_empty()
+                || name.chars().count() > 60
+                || name.starts_with("arbiter#")
+            {
+                return Err(SettingsError::ArbiterName(name));
+            }
+            if token.is_empty() || token.chars().any(char::is_whitespace) {
+                return Err(SettingsError::BadToken(self.tokens.len() + 1));
+            }
+            self.tokens.push(token);
+            self.names.push(Some(name));
+        }
+        Ok(self)
+    }
+
+    /// The tokens in config order (the unnamed ones first).
     pub(crate) fn as_slice(&self) -> &[String] {
-        &self.0
+        &self.tokens
+    }
+
+    /// Who the token at `index` is: its name, else `arbiter#N` (the 1-based index).
+    pub(crate) fn identity(&self, index: usize) -> String {
+        match self.names.get(index) {
+            Some(Some(name)) => name.clone(),
+            _ => format!("arbiter#{}", index + 1),
+        }
     }
 }
 
 impl std::fmt::Debug for ArbiterTokens {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         // Tokens are secrets: print only how many there are.
-        write!(f, "ArbiterTokens({} configured)", self.0.len())
+        write!(f, "ArbiterTokens({} configured)", self.tokens.len())
     }
 }
 

@@ -74,6 +74,7 @@ pub(crate) fn referee_config(board: &BoardConfig, defaults: &RefereeDefaults) ->
         black: board.black.clone(),
         white: board.white.clone(),
         resignation_signal: defaults.resignation_signal,
+        venue: defaults.late_venue(),
         ..RefereeConfig::default()
     }
 }

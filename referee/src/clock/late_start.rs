@@ -17,6 +17,8 @@ pub enum Venue {
     SameSite,
     /// Hall and lodging apart: 1 hour (CN2002 22.1).
     Separate,
+    /// A limit the tournament set itself, in ms (its regulations replace 22.1-22.2's figure).
+    Limit(u64),
 }
 
 impl Venue {
@@ -26,6 +28,7 @@ impl Venue {
         match self {
             Self::SameSite => 15 * MINUTE_MS,
             Self::Separate => 60 * MINUTE_MS,
+            Self::Limit(ms) => ms,
         }
     }
 
@@ -35,6 +38,7 @@ impl Venue {
         match self {
             Self::SameSite => "CN2002 22.2",
             Self::Separate => "CN2002 22.1",
+            Self::Limit(_) => "CN2002 22.1-22.2",
         }
     }
 }
@@ -53,7 +57,7 @@ pub struct LateStart {
     /// Of the absence, what the side's own running clock already charged.
     pub already_charged_ms: u64,
     /// What was taken on top, so the absence costs twice over (0 on a forfeit,
-    /// and under 22.4 when there is no main time: byo-yomi simply ran).
+    /// and under 22.4 when there is no or very short main time: the clock simply ran).
     pub deducted_ms: u64,
     /// The article applied.
     pub article: &'static str,
@@ -74,9 +78,10 @@ impl Clock {
     ///
     /// Within the venue's limit the absence is deducted twice over: the part
     /// the side's own clock already ran counts once, the rest is taken from
-    /// its time and recorded as an adjustment by "CN2002 22.1". Beyond the
+    /// its time and recorded as an adjustment citing the article. Beyond the
     /// limit nothing is deducted and `forfeit` is set. Under 22.4 (no main
-    /// time) the byo-yomi ran during the absence and nothing more is taken.
+    /// time, or main time no longer than the limit) the clock ran during the
+    /// absence, nothing more is taken and there is no limit: the flag decides.
     /// Lateness after an adjournment is not this: the clock simply runs,
     /// with no double deduction and no limit (22.1), so call `resume`.
     pub fn late_start(
@@ -93,18 +98,22 @@ impl Clock {
         let absence_end = started_at.plus_ms(absent_ms).min(now);
         let already_charged_ms = self.running_time_within(side, started_at, absence_end, now);
         let limit_ms = self.venue.limit_ms();
-        let forfeit = absent_ms > limit_ms;
-        let no_main_time = self.tc.main().as_ms() == 0;
-        let extra = if forfeit || no_main_time {
+        // 22.4: no main time, or main time no longer than the late limit itself (a rapid
+        // game, where a double deduction would take it all): the absent player is counted
+        // out in byo-yomi by the running clock; seated before the count ends, they play on.
+        let count_out = self.tc.main().as_ms() <= limit_ms;
+        let forfeit = !count_out && absent_ms > limit_ms;
+        let extra = if forfeit || count_out {
             0
         } else {
             absent_ms
                 .saturating_mul(2)
                 .saturating_sub(already_charged_ms)
         };
-        let article = match (forfeit, no_main_time) {
-            (false, true) => "CN2002 22.4",
-            _ => self.venue.article(),
+        let article = if count_out {
+            "CN2002 22.4"
+        } else {
+            self.venue.article()
         };
         let after = match extra {
             0 => self.reading(now).side(side).to_owned(),

@@ -126,4 +126,10 @@ pub struct Infraction {
     /// or only sanctioned automatically.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ruled_by: Option<String>,
+    /// The arbiter on the way to the table ("I'm on my way"), while the alert is open.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub taken_by: Option<String>,
+    /// When they took it (RFC 3339).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub taken_at: Option<String>,
 }

@@ -17,8 +17,8 @@ use super::boards::FullState;
 use crate::http::App;
 use crate::http::auth::{Arbiter, Identity, Viewer};
 use crate::http::bodies::{
-    Body, ClockBody, DeadStonesBody, LateStartBody, NoteBody, ResultBody, ResumePlayBody,
-    RulingBody, SekiBody, StartGameBody,
+    AcknowledgeBody, Body, ClockBody, DeadStonesBody, LateStartBody, NoteBody, ResultBody,
+    ResumePlayBody, RulingBody, SekiBody, StartGameBody,
 };
 use crate::http::error::ApiError;
 use crate::http::grammar;
@@ -131,6 +131,37 @@ pub(crate) async fn handle_ruling(
     Arbiter(who): Arbiter,
     Path((board, id)): Path<(String, String)>,
     Body(body): Body<RulingBody>,
+) -> Result<FullState, ApiError> {
+    if !live(&app, &board)?.infractions.iter().any(|i| i.0 == id) {
+        return Err(ApiError::UnknownInfraction(id));
+    }
+    submit(&app, &board, who, body.command(id), body.note.clone()).await
+}
+
+/// POST /boards/{board}/infractions/{id}/acknowledge: "I'm on my way", seen by every arbiter.
+#[utoipa::path(
+    post,
+    path = "/api/v1/boards/{board}/infractions/{id}/acknowledge",
+    tag = "arbiter",
+    security(("arbiter" = [])),
+    params(("board" = String, Path, description = "Board id"), ("id" = String, Path, description = "Infraction id")),
+    request_body(content = AcknowledgeBody, description = "`{}` takes the open alert: its `taken_by` and \
+        `taken_at` name the arbiter on the way, in the state, on SSE and MQTT. `take_over` takes one another \
+        arbiter took; `withdraw` hands it back. The game is not touched; the audit trail keeps it."),
+    responses(
+        (status = 200, description = "The new board state", body = crate::http::schema::BoardState),
+        (status = 400, description = "Bad body", body = crate::http::schema::ErrorBody),
+        (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
+        (status = 404, description = "Unknown board or infraction", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`), or its journal refuses writes (`unavailable`)", body = crate::http::schema::ErrorBody),
+        (status = 409, description = "The alert is closed, or another arbiter took it (the message names them)", body = crate::http::schema::ErrorBody),
+    )
+)]
+pub(crate) async fn handle_acknowledge(
+    State(app): State<Arc<App>>,
+    Arbiter(who): Arbiter,
+    Path((board, id)): Path<(String, String)>,
+    Body(body): Body<AcknowledgeBody>,
 ) -> Result<FullState, ApiError> {
     if !live(&app, &board)?.infractions.iter().any(|i| i.0 == id) {
         return Err(ApiError::UnknownInfraction(id));
@@ -347,12 +378,12 @@ pub(crate) async fn handle_restore(
     params(("board" = String, Path, description = "Board id")),
     request_body(content = LateStartBody),
     responses(
-        (status = 200, description = "The new board state: the time deducted, a `late_start` alert raised", body = crate::http::schema::BoardState),
+        (status = 200, description = "The new board state: the absence deducted twice over and a closed `late_start` alert, or beyond the limit an open one advising the loss (CN2002 22.1-22.4)", body = crate::http::schema::BoardState),
         (status = 400, description = "Bad body", body = crate::http::schema::ErrorBody),
         (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
         (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`), or its journal refuses writes (`unavailable`)", body = crate::http::schema::ErrorBody),
-        (status = 409, description = "No game, no clock, or the absence is later than the game's start allows", body = crate::http::schema::ErrorBody),
+        (status = 409, description = "No game, no clock, the player has already moved, a late start already declared for them, or the absence is longer than the game has run", body = crate::http::schema::ErrorBody),
     )
 )]
 pub(crate) async fn handle_late_start(

@@ -4,6 +4,7 @@ pub(crate) mod arbiter;
 pub(crate) mod archive;
 pub(crate) mod boards;
 pub(crate) mod games;
+pub(crate) mod me;
 pub(crate) mod tournament;
 
 use std::sync::Arc;
@@ -18,6 +19,7 @@ use super::{metrics, openapi, sse};
 pub(crate) fn all() -> Router<Arc<App>> {
     Router::new()
         .route("/api/v1/health", get(boards::handle_health))
+        .route("/api/v1/arbiter/me", get(me::handle_me))
         .route("/api/v1/boards", get(boards::handle_boards))
         .route("/api/v1/boards/{board}", get(boards::handle_board))
         .route("/api/v1/boards/{board}/sgf", get(boards::handle_board_sgf))
@@ -31,6 +33,10 @@ pub(crate) fn all() -> Router<Arc<App>> {
         .route(
             "/api/v1/boards/{board}/infractions/{id}/ruling",
             post(arbiter::handle_ruling),
+        )
+        .route(
+            "/api/v1/boards/{board}/infractions/{id}/acknowledge",
+            post(arbiter::handle_acknowledge),
         )
         .route("/api/v1/boards/{board}/clock", post(arbiter::handle_clock))
         .route(

@@ -19,6 +19,11 @@ fn build_cases() -> Vec<(&'static str, &'static str, Value)> {
             json!({"command": "ruling", "id": "inf-1", "action": "confirm", "note": "seen"}),
         ),
         (
+            "/boards/table-1/infractions/inf-1/acknowledge",
+            r#"{"take_over":true,"note":"on my way"}"#,
+            json!({"command": "acknowledge", "id": "inf-1", "withdraw": false, "take_over": true}),
+        ),
+        (
             "/boards/table-1/clock",
             r#"{"action":"adjust","color":"white","delta_ms":-60000,"note":"clock fault"}"#,
             json!({"command": "adjust_clock", "color": "white", "delta_ms": -60000, "by": "arbiter#2"}),
@@ -355,6 +360,18 @@ async fn bad_bodies_are_4xx_json_and_change_nothing() {
             "bad_body",
         ),
         (
+            "/boards/table-1/infractions/inf-1/acknowledge",
+            r#"{"take_over":true,"withdraw":true}"#,
+            400,
+            "bad_body",
+        ),
+        (
+            "/boards/table-1/infractions/inf-9/acknowledge",
+            "{}",
+            404,
+            "unknown_infraction",
+        ),
+        (
             "/boards/table-9/result",
             r#"{"result":"B+R"}"#,
             404,
@@ -505,4 +522,14 @@ async fn infraction_ids_with_a_slash_are_percent_encoded() {
     };
     assert_eq!(id.0, "2026-11-30-table-1-1/3");
     harness.stop().await;
+}
+
+#[tokio::test]
+async fn an_arbiter_learns_how_the_trail_names_them() {
+    let harness = Harness::start(build_settings()).await;
+    let (status, body) = json_of(harness.get_as_arbiter("/arbiter/me").await).await;
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(body, json!({"name": "arbiter#1"}));
+    let (status, _) = json_of(harness.get("/arbiter/me").await).await;
+    assert_eq!(status, 401, "only a token has a name");
 }
