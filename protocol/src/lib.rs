@@ -61,7 +61,7 @@ pub use crate::stats::{DecoderStats, FrameCounts, RejectionCounts};
 #[cfg(feature = "std")]
 pub use crate::types::Text;
 pub use crate::types::{
-    BoardSize, Button, Change, DeviceKind, Key, Point, PointState, Running, Seq,
+    BoardSize, Button, Change, DeviceKind, Key, Point, PointState, Running, Seq, is_text_byte,
 };
 pub use crate::view::{Changes, FrameRef, Indices, States};
 

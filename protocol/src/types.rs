@@ -310,7 +310,7 @@ impl Text {
 }
 
 /// Whether a byte may appear in a text field: printable ASCII but `$`, `*`, `,`.
-pub(crate) const fn is_text_byte(byte: u8) -> bool {
+pub const fn is_text_byte(byte: u8) -> bool {
     matches!(byte, 0x20..=0x7E) && !matches!(byte, b'$' | b'*' | b',')
 }
 
