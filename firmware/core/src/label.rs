@@ -2,7 +2,7 @@
 
 use goban_protocol::is_text_byte;
 
-/// Up to 32 bytes of wire text: printable ASCII without `$`, `*` or `,`.
+/// Up to 64 bytes of wire text: printable ASCII without `$`, `*` or `,`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Label {
     bytes: [u8; Self::CAPACITY],
@@ -11,7 +11,7 @@ pub struct Label {
 
 impl Label {
     /// The longest label in bytes.
-    pub const CAPACITY: usize = 32;
+    pub const CAPACITY: usize = 64;
 
     /// `text` as a label; `None` if it is too long or holds a byte a frame cannot carry.
     pub fn new(text: &str) -> Option<Self> {
@@ -39,13 +39,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_wire_text_of_32_bytes_or_less() {
+    fn only_wire_text_of_64_bytes_or_less() {
         assert_eq!(Label::new("fw-1.2.0").map(|l| l.len), Some(8));
         assert_eq!(Label::new("SB-000417").unwrap().as_str(), "SB-000417");
         assert!(Label::new("a,b").is_none());
-        let long = [b'x'; 33];
+        let long = [b'x'; 65];
         let text = |n: usize| core::str::from_utf8(&long[..n]).unwrap();
-        assert!(Label::new(text(33)).is_none());
-        assert!(Label::new(text(32)).is_some());
+        assert!(Label::new(text(65)).is_none());
+        assert!(Label::new(text(64)).is_some());
     }
 }
