@@ -30,7 +30,7 @@ pub struct Thresholds {
 }
 
 impl Thresholds {
-    /// A ratiometric linear hall sensor (DRV5053, SS49E class) on the RP2040's 12-bit
+    /// A ratiometric linear hall sensor (DRV5055A1, SS49E class) on the RP2040's 12-bit
     /// ADC with neodymium stone magnets 3 mm under the surface; see docs/hardware.md.
     pub const HALL_12BIT: Self = Self {
         mid: 2048,
