@@ -275,4 +275,22 @@ mod tests {
         let all: Vec<(u16, PointState)> = (0..361).map(|i| (i, PointState::White)).collect();
         assert!(matches!(board.apply(&all, 1), Some(Frame::Snap { .. })));
     }
+
+    #[test]
+    fn the_firmware_answers_hello_with_its_caps_a_snapshot_and_the_zones() {
+        let mut board = build_board(true);
+        assert!(board.apply(&[(40, PointState::Black)], 1).is_some());
+        let frames = board.handle_host(&Frame::HelloQuery, 5);
+        let kinds: Vec<_> = frames.iter().map(Frame::kind).collect();
+        use goban_protocol::FrameKind as K;
+        assert_eq!(kinds, [K::BoardHello, K::Caps, K::Snap, K::Zone]);
+        assert!(
+            matches!(&frames[2], Frame::Snap { seq: Seq(1), points, .. } if points[40] == PointState::Black)
+        );
+        assert_eq!(
+            board.handle_host(&Frame::Sync { token: 7 }, 9),
+            [Frame::SyncEcho { token: 7, ms: 9 }]
+        );
+        assert!(board.handle_host(&Frame::Beep { count: 2 }, 9).is_empty());
+    }
 }
