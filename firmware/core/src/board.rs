@@ -1,6 +1,6 @@
 //! The board: filtered sensor states, SNAP/DIFF with their counter, HELLO/CAPS, ZONE, beats, host commands.
 
-use crate::emit::Emit;
+use crate::emit::{Emit, Outgoing};
 use crate::filter::PointFilter;
 use crate::label::Label;
 use crate::sensor::{SensorMatrix, Thresholds};
@@ -40,12 +40,11 @@ pub struct Board {
     config: BoardConfig,
     filters: [PointFilter; MAX_POINTS],
     zones: [PointFilter; 2],
-    seq: Seq,
+    tx: Outgoing,
     /// Points lit by the host's last `$LED`, one bit each.
     leds: [u32; MAX_POINTS.div_ceil(32)],
     /// The changes of the scan under way, in the order the sensors were read.
     changes: [Change; MAX_POINTS],
-    last_sent_ms: u32,
     last_snap_ms: u32,
 }
 
@@ -60,10 +59,9 @@ impl Board {
             config,
             filters: [PointFilter::default(); MAX_POINTS],
             zones: [PointFilter::default(); 2],
-            seq: Seq(0),
+            tx: Outgoing::new(),
             leds: [0; MAX_POINTS.div_ceil(32)],
             changes: [none; MAX_POINTS],
-            last_sent_ms: 0,
             last_snap_ms: 0,
         }
     }
@@ -92,7 +90,7 @@ impl Board {
 
     /// The counter the next SNAP or DIFF carries.
     pub const fn seq(&self) -> Seq {
-        self.seq
+        self.tx.seq
     }
 
     /// Power-up: reads the sensors as they are (no filtering on the first scan), then
@@ -105,7 +103,7 @@ impl Board {
 
     /// The counter restarts at 0 and the LEDs go dark; the readings stay.
     pub fn restart(&mut self) {
-        self.seq = Seq(0);
+        self.tx.seq = Seq(0);
         self.leds = [0; MAX_POINTS.div_ceil(32)];
     }
 
@@ -122,9 +120,9 @@ impl Board {
             sync: c.sync,
             zones: c.zones,
         });
-        self.send(hello, now, out);
+        self.tx.send(hello, now, out);
         if let Some(caps) = caps {
-            self.send(caps, now, out);
+            self.tx.send(caps, now, out);
         }
         self.snap(now, out);
     }
@@ -137,11 +135,11 @@ impl Board {
             *slot = filter.state().to_byte();
         }
         let snap = FrameRef::Snap {
-            seq: self.take_seq(),
+            seq: self.tx.take_seq(),
             ms: now,
             points: States::Wire(&wire[..n]),
         };
-        self.send(snap, now, out);
+        self.tx.send(snap, now, out);
         self.last_snap_ms = now;
         self.send_zones(now, out);
     }
@@ -191,17 +189,14 @@ impl Board {
 
     fn report(&mut self, changed: usize, now: u32, out: &mut impl Emit) {
         if self.config.diffs {
-            let seq = self.seq;
             let diff = FrameRef::Diff {
-                seq,
+                seq: self.tx.seq,
                 ms: now,
                 changes: Changes::Typed(&self.changes[..changed]),
             };
             if diff.encoded_len() <= MAX_FRAME_LEN {
-                self.seq = seq.next();
-                out.frame(diff);
-                self.last_sent_ms = now;
-                return;
+                self.tx.take_seq();
+                return self.tx.send(diff, now, out);
             }
         }
         self.snap(now, out);
@@ -210,7 +205,7 @@ impl Board {
     fn send_zones(&mut self, now: u32, out: &mut impl Emit) {
         if self.config.zones {
             let [black, white] = self.zone_states();
-            self.send(
+            self.tx.send(
                 FrameRef::Zone {
                     ms: now,
                     black,
@@ -227,8 +222,8 @@ impl Board {
     pub fn poll(&mut self, now: u32, out: &mut impl Emit) {
         if now.wrapping_sub(self.last_snap_ms) >= self.config.snap_every_ms {
             self.snap(now, out);
-        } else if now.wrapping_sub(self.last_sent_ms) >= crate::BEAT_EVERY_MS {
-            self.send(FrameRef::Beat { ms: now }, now, out);
+        } else {
+            self.tx.beat_if_quiet(now, out);
         }
     }
 
@@ -249,7 +244,7 @@ impl Board {
                     token,
                     ms: received,
                 };
-                self.send(echo, received, out);
+                self.tx.send(echo, received, out);
             }
             _ => {}
         }
@@ -259,7 +254,7 @@ impl Board {
     /// they are if they are valid wire text, else replaced by `?`).
     pub fn fault(&mut self, code: &str, text: &str, now: u32, out: &mut impl Emit) {
         let frame = crate::emit::fault(code, text);
-        self.send(frame, now, out);
+        self.tx.send(frame, now, out);
     }
 
     fn set_led(&mut self, point: Point) {
@@ -280,16 +275,5 @@ impl Board {
         (0..self.config.size.points())
             .filter(|&p| self.is_lit(p))
             .map(Point)
-    }
-
-    fn take_seq(&mut self) -> Seq {
-        let seq = self.seq;
-        self.seq = seq.next();
-        seq
-    }
-
-    fn send(&mut self, frame: FrameRef<'_>, now: u32, out: &mut impl Emit) {
-        out.frame(frame);
-        self.last_sent_ms = now;
     }
 }

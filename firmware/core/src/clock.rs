@@ -1,7 +1,7 @@
 //! The clock: two debounced player buttons, PRESS/KEY with device time, HELLO/CAPS, beats, display commands.
 
 use crate::button::Debouncer;
-use crate::emit::Emit;
+use crate::emit::{Emit, Outgoing};
 use crate::label::Label;
 use goban_protocol::{Button, FrameRef, Key, Running, Seq};
 
@@ -37,11 +37,10 @@ pub struct Display {
 #[derive(Debug, Clone)]
 pub struct Clock {
     config: ClockConfig,
-    seq: Seq,
+    tx: Outgoing,
     buttons: [Debouncer; 2],
     display: Option<Display>,
     beeps: u32,
-    last_sent_ms: u32,
 }
 
 impl Clock {
@@ -49,11 +48,10 @@ impl Clock {
     pub const fn new(config: ClockConfig) -> Self {
         Self {
             config,
-            seq: Seq(0),
+            tx: Outgoing::new(),
             buttons: [Debouncer::new(config.settle_ms); 2],
             display: None,
             beeps: 0,
-            last_sent_ms: 0,
         }
     }
 
@@ -64,7 +62,7 @@ impl Clock {
 
     /// The counter the next PRESS or KEY carries.
     pub const fn seq(&self) -> Seq {
-        self.seq
+        self.tx.seq
     }
 
     /// Power-up: the counter restarts at 0, then HELLO (and CAPS).
@@ -75,7 +73,7 @@ impl Clock {
 
     /// The counter restarts at 0.
     pub const fn restart(&mut self) {
-        self.seq = Seq(0);
+        self.tx.seq = Seq(0);
     }
 
     /// HELLO, then CAPS if the clock has a capability: at power-up and on `$HELLO?`.
@@ -85,13 +83,13 @@ impl Clock {
             firmware: c.firmware.as_str(),
             serial: c.serial.as_str(),
         };
-        self.send(hello, now, out);
+        self.tx.send(hello, now, out);
         if c.sync {
             let caps = FrameRef::Caps {
                 sync: true,
                 zones: false,
             };
-            self.send(caps, now, out);
+            self.tx.send(caps, now, out);
         }
     }
 
@@ -107,8 +105,8 @@ impl Clock {
 
     /// A PRESS of `button` that happened at device time `at` (uses one counter value).
     pub fn press(&mut self, button: Button, at: u32, now: u32, out: &mut impl Emit) {
-        let seq = self.take_seq();
-        self.send(
+        let seq = self.tx.take_seq();
+        self.tx.send(
             FrameRef::Press {
                 seq,
                 ms: at,
@@ -121,15 +119,13 @@ impl Clock {
 
     /// A KEY that happened at device time `at` (uses one counter value).
     pub fn key(&mut self, key: Key, at: u32, now: u32, out: &mut impl Emit) {
-        let seq = self.take_seq();
-        self.send(FrameRef::Key { seq, ms: at, key }, now, out);
+        let seq = self.tx.take_seq();
+        self.tx.send(FrameRef::Key { seq, ms: at, key }, now, out);
     }
 
     /// A BEAT if nothing was sent for [`crate::BEAT_EVERY_MS`]; call it at least every 100 ms.
     pub fn poll(&mut self, now: u32, out: &mut impl Emit) {
-        if now.wrapping_sub(self.last_sent_ms) >= crate::BEAT_EVERY_MS {
-            self.send(FrameRef::Beat { ms: now }, now, out);
-        }
+        self.tx.beat_if_quiet(now, out);
     }
 
     /// A frame from the host, received at device time `received`: `$HELLO?`, `$SHOW`,
@@ -158,7 +154,7 @@ impl Clock {
                     token,
                     ms: received,
                 };
-                self.send(echo, received, out);
+                self.tx.send(echo, received, out);
             }
             _ => {}
         }
@@ -166,7 +162,7 @@ impl Clock {
 
     /// A FAULT: a fault of the device, for information.
     pub fn fault(&mut self, code: &str, text: &str, now: u32, out: &mut impl Emit) {
-        self.send(crate::emit::fault(code, text), now, out);
+        self.tx.send(crate::emit::fault(code, text), now, out);
     }
 
     /// The host's last display command.
@@ -184,16 +180,5 @@ impl Clock {
         let n = self.beeps;
         self.beeps = 0;
         n
-    }
-
-    fn take_seq(&mut self) -> Seq {
-        let seq = self.seq;
-        self.seq = seq.next();
-        seq
-    }
-
-    fn send(&mut self, frame: FrameRef<'_>, now: u32, out: &mut impl Emit) {
-        out.frame(frame);
-        self.last_sent_ms = now;
     }
 }

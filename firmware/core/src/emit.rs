@@ -32,3 +32,40 @@ pub(crate) fn fault<'a>(code: &'a str, text: &'a str) -> FrameRef<'a> {
         text: wire(text),
     }
 }
+
+/// A device's outgoing side: its sequence counter (SNAP/DIFF, or PRESS/KEY) and when it
+/// last sent anything (for the heartbeat).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Outgoing {
+    pub(crate) seq: goban_protocol::Seq,
+    last_sent_ms: u32,
+}
+
+impl Outgoing {
+    pub(crate) const fn new() -> Self {
+        Self {
+            seq: goban_protocol::Seq(0),
+            last_sent_ms: 0,
+        }
+    }
+
+    /// The counter for the next counted frame, and moves it on.
+    pub(crate) const fn take_seq(&mut self) -> goban_protocol::Seq {
+        let seq = self.seq;
+        self.seq = seq.next();
+        seq
+    }
+
+    /// Sends `frame` at device time `now`.
+    pub(crate) fn send(&mut self, frame: FrameRef<'_>, now: u32, out: &mut impl Emit) {
+        out.frame(frame);
+        self.last_sent_ms = now;
+    }
+
+    /// A BEAT if nothing was sent for [`crate::BEAT_EVERY_MS`].
+    pub(crate) fn beat_if_quiet(&mut self, now: u32, out: &mut impl Emit) {
+        if now.wrapping_sub(self.last_sent_ms) >= crate::BEAT_EVERY_MS {
+            self.send(FrameRef::Beat { ms: now }, now, out);
+        }
+    }
+}

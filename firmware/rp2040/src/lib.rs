@@ -4,6 +4,7 @@
 
 pub mod hall;
 pub mod out;
+pub mod serve;
 pub mod usb;
 
 /// The firmware version both binaries send in HELLO.

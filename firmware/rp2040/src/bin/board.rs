@@ -4,16 +4,16 @@
 #![no_main]
 
 use embassy_executor::Spawner;
-use embassy_futures::select::{Either, select};
 use embassy_rp::adc::{self, Adc, Channel};
 use embassy_rp::gpio::{AnyPin, Level, Output, Pull};
-use embassy_time::{Duration, Ticker};
+use embassy_time::Duration;
 use goban_device::budget::{CONFIRM_SCANS, SCAN_PERIOD_MS};
-use goban_device::{Board, BoardConfig, HostLink, Label, Thresholds, WireOut};
+use goban_device::{Board, BoardConfig, Emit, Label, Thresholds, WireOut};
 use goban_firmware_rp2040::hall::HallMatrix;
 use goban_firmware_rp2040::out::TxBuf;
+use goban_firmware_rp2040::serve::{Firmware, serve};
 use goban_firmware_rp2040::{FIRMWARE, now_ms, usb};
-use goban_protocol::BoardSize;
+use goban_protocol::{BoardSize, FrameRef};
 use panic_halt as _;
 
 fn config(serial: &str) -> BoardConfig {
@@ -30,6 +30,26 @@ fn config(serial: &str) -> BoardConfig {
     }
 }
 
+/// The board's firmware on the reference hardware.
+struct Device {
+    board: Board,
+    matrix: HallMatrix<'static>,
+    guide_led: Output<'static>,
+}
+
+impl Firmware for Device {
+    fn tick(&mut self, now: u32, out: &mut impl Emit) {
+        self.board.scan(&mut self.matrix, now, out);
+        self.board.poll(now, out);
+    }
+
+    fn host(&mut self, frame: FrameRef<'_>, now: u32, out: &mut impl Emit) {
+        self.board.handle_host(frame, now, out);
+        self.guide_led
+            .set_level(Level::from(self.board.lit().next().is_some()));
+    }
+}
+
 #[embassy_executor::main]
 async fn main(spawner: Spawner) {
     let p = embassy_rp::init(Default::default());
@@ -38,7 +58,7 @@ async fn main(spawner: Spawner) {
     spawner.spawn(usb::run(device)).expect("one USB task");
 
     let out = |pin: embassy_rp::Peri<'static, AnyPin>| Output::new(pin, Level::Low);
-    let mut matrix = HallMatrix {
+    let matrix = HallMatrix {
         channel_select: [
             out(p.PIN_2.into()),
             out(p.PIN_3.into()),
@@ -57,37 +77,15 @@ async fn main(spawner: Spawner) {
             Channel::new_pin(p.PIN_27, Pull::None),
         ],
     };
-    let mut guide_led = Output::new(p.PIN_25, Level::Low);
-
-    let mut board = Board::new(config(serial));
-    let mut link = HostLink::new();
+    let mut device = Device {
+        board: Board::new(config(serial)),
+        matrix,
+        guide_led: Output::new(p.PIN_25, Level::Low),
+    };
     let mut tx_buf = TxBuf::new();
-    let (mut tx, mut rx) = class.split();
-    board.power_up(&mut matrix, now_ms(), &mut WireOut(&mut tx_buf));
-    let mut ticker = Ticker::every(Duration::from_millis(u64::from(SCAN_PERIOD_MS)));
-    let mut packet = [0u8; 64];
-    loop {
-        rx.wait_connection().await;
-        loop {
-            match select(ticker.next(), rx.read_packet(&mut packet)).await {
-                Either::First(()) => {
-                    let now = now_ms();
-                    let mut wire = WireOut(&mut tx_buf);
-                    board.scan(&mut matrix, now, &mut wire);
-                    board.poll(now, &mut wire);
-                }
-                Either::Second(Ok(n)) => {
-                    let now = now_ms();
-                    let mut wire = WireOut(&mut tx_buf);
-                    link.feed(&packet[..n], |frame| {
-                        board.handle_host(frame, now, &mut wire)
-                    });
-                }
-                // Unplugged or reset by the host: wait for the next connection.
-                Either::Second(Err(_)) => break,
-            }
-            guide_led.set_level(Level::from(board.lit().next().is_some()));
-            tx_buf.flush(&mut tx).await;
-        }
-    }
+    device
+        .board
+        .power_up(&mut device.matrix, now_ms(), &mut WireOut(&mut tx_buf));
+    let every = Duration::from_millis(u64::from(SCAN_PERIOD_MS));
+    serve(class, every, &mut tx_buf, &mut device).await
 }

@@ -4,12 +4,13 @@
 #![no_main]
 
 use embassy_executor::Spawner;
-use embassy_futures::select::{Either, select};
 use embassy_rp::gpio::{Input, Level, Output, Pull};
-use embassy_time::{Duration, Ticker};
-use goban_device::{Clock, ClockConfig, HostLink, Label, WireOut};
+use embassy_time::Duration;
+use goban_device::{Clock, ClockConfig, Emit, Label, WireOut};
 use goban_firmware_rp2040::out::TxBuf;
+use goban_firmware_rp2040::serve::{Firmware, serve};
 use goban_firmware_rp2040::{FIRMWARE, now_ms, usb};
+use goban_protocol::FrameRef;
 use panic_halt as _;
 
 /// A beep and the silence after it, in milliseconds.
@@ -40,6 +41,30 @@ impl Beeper {
     }
 }
 
+/// The clock's firmware on the reference hardware.
+struct Device {
+    clock: Clock,
+    buttons: [Input<'static>; 2],
+    buzzer: Output<'static>,
+    held_led: Output<'static>,
+    beeper: Beeper,
+}
+
+impl Firmware for Device {
+    fn tick(&mut self, now: u32, out: &mut impl Emit) {
+        let levels = [self.buttons[0].is_low(), self.buttons[1].is_low()];
+        self.clock.sample_buttons(levels, now, out);
+        self.clock.poll(now, out);
+        self.held_led.set_level(Level::from(levels[0] || levels[1]));
+        let beep = self.beeper.level(&mut self.clock, now);
+        self.buzzer.set_level(Level::from(beep));
+    }
+
+    fn host(&mut self, frame: FrameRef<'_>, now: u32, out: &mut impl Emit) {
+        self.clock.handle_host(frame, now, out);
+    }
+}
+
 #[embassy_executor::main]
 async fn main(spawner: Spawner) {
     let p = embassy_rp::init(Default::default());
@@ -47,48 +72,23 @@ async fn main(spawner: Spawner) {
     let (device, class) = usb::build(p.USB, "goban-bridge clock", usb::PID_CLOCK, serial);
     spawner.spawn(usb::run(device)).expect("one USB task");
 
-    // Buttons close to ground; the internal pull-ups hold them high when released.
-    let left = Input::new(p.PIN_14, Pull::Up);
-    let right = Input::new(p.PIN_15, Pull::Up);
-    let mut buzzer = Output::new(p.PIN_16, Level::Low);
-    let mut held_led = Output::new(p.PIN_25, Level::Low);
-
-    let mut clock = Clock::new(ClockConfig {
-        firmware: Label::new(FIRMWARE).unwrap_or(Label::new("goban-rp2040").unwrap()),
-        serial: Label::new(serial).unwrap_or(Label::new("GB-0").unwrap()),
-        sync: true,
-        settle_ms: 5,
-    });
-    let mut beeper = Beeper::default();
-    let mut link = HostLink::new();
+    let mut device = Device {
+        clock: Clock::new(ClockConfig {
+            firmware: Label::new(FIRMWARE).unwrap_or(Label::new("goban-rp2040").unwrap()),
+            serial: Label::new(serial).unwrap_or(Label::new("GB-0").unwrap()),
+            sync: true,
+            settle_ms: 5,
+        }),
+        // Buttons close to ground; the internal pull-ups hold them high when released.
+        buttons: [
+            Input::new(p.PIN_14, Pull::Up),
+            Input::new(p.PIN_15, Pull::Up),
+        ],
+        buzzer: Output::new(p.PIN_16, Level::Low),
+        held_led: Output::new(p.PIN_25, Level::Low),
+        beeper: Beeper::default(),
+    };
     let mut tx_buf = TxBuf::new();
-    let (mut tx, mut rx) = class.split();
-    clock.power_up(now_ms(), &mut WireOut(&mut tx_buf));
-    let mut ticker = Ticker::every(Duration::from_millis(1));
-    let mut packet = [0u8; 64];
-    loop {
-        rx.wait_connection().await;
-        loop {
-            match select(ticker.next(), rx.read_packet(&mut packet)).await {
-                Either::First(()) => {
-                    let now = now_ms();
-                    let levels = [left.is_low(), right.is_low()];
-                    let mut wire = WireOut(&mut tx_buf);
-                    clock.sample_buttons(levels, now, &mut wire);
-                    clock.poll(now, &mut wire);
-                    held_led.set_level(Level::from(levels[0] || levels[1]));
-                    buzzer.set_level(Level::from(beeper.level(&mut clock, now)));
-                }
-                Either::Second(Ok(n)) => {
-                    let now = now_ms();
-                    let mut wire = WireOut(&mut tx_buf);
-                    link.feed(&packet[..n], |frame| {
-                        clock.handle_host(frame, now, &mut wire)
-                    });
-                }
-                Either::Second(Err(_)) => break,
-            }
-            tx_buf.flush(&mut tx).await;
-        }
-    }
+    device.clock.power_up(now_ms(), &mut WireOut(&mut tx_buf));
+    serve(class, Duration::from_millis(1), &mut tx_buf, &mut device).await
 }
