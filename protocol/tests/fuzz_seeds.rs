@@ -2,8 +2,10 @@
 //! every build, through `decode` on a `BytesMut` and `decode_ref` on a fixed `LineBuf`
 //! (the device side), which must find the same frames and rejections.
 
+mod common;
+
 use bytes::BytesMut;
-use goban_protocol::{BoardSize, Decoder, Frame, LineBuf, MAX_FRAME_LEN, Rejection};
+use goban_protocol::{BoardSize, Decoder, Frame, MAX_FRAME_LEN, Rejection};
 use std::path::PathBuf;
 
 type Outcome = Result<Frame, Rejection>;
@@ -54,25 +56,6 @@ fn replay(control: u8, stream: &[u8]) -> Vec<Outcome> {
     out
 }
 
-/// The same stream through the device side's fixed buffer.
-fn replay_fixed(control: u8, stream: &[u8]) -> Vec<Outcome> {
-    let mut decoder = decoder(control);
-    let chunk = usize::from(control / 4) + 1;
-    let mut buf = LineBuf::<{ MAX_FRAME_LEN + 64 }>::new();
-    let mut out = Vec::new();
-    for piece in stream.chunks(chunk) {
-        assert_eq!(buf.extend(piece), piece.len());
-        loop {
-            match decoder.decode_ref(&mut buf) {
-                Ok(None) => break,
-                Ok(Some(frame)) => out.push(Ok(Frame::from(frame))),
-                Err(rejection) => out.push(Err(rejection)),
-            }
-        }
-    }
-    out
-}
-
 #[test]
 fn every_seed_keeps_the_fuzz_invariants_on_both_buffers() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds");
@@ -86,7 +69,9 @@ fn every_seed_keeps_the_fuzz_invariants_on_both_buffers() {
         // The seed's own control byte, then every board size with chunks of 1..64 bytes.
         for control in std::iter::once(control).chain((0..=255).step_by(7)) {
             let outcomes = replay(control, stream);
-            assert_eq!(replay_fixed(control, stream), outcomes, "control {control}");
+            let chunk = usize::from(control / 4) + 1;
+            let fixed = common::feed_fixed(&mut decoder(control), stream, chunk);
+            assert_eq!(fixed, outcomes, "control {control}");
         }
     }
     assert!(seeds >= 3, "the seeds are gone");

@@ -1,8 +1,10 @@
 //! The device side without allocation: `decode_ref` on a fixed `LineBuf` and `FrameRef`
 //! encoding into a fixed buffer agree with the daemon's `decode` and `Frame::encode`.
 
+mod common;
+
 use bytes::BytesMut;
-use goban_protocol::{Decoder, Frame, FrameRef, LineBuf, MAX_FRAME_LEN, Rejection, Sink, States};
+use goban_protocol::{Decoder, Frame, FrameRef, MAX_FRAME_LEN, Rejection, Sink, States};
 
 const DOC: &str = include_str!("../../docs/protocol.md");
 
@@ -48,23 +50,7 @@ fn with_bytes_mut(bytes: &[u8], chunk: usize) -> Vec<Outcome> {
 }
 
 fn with_line_buf(bytes: &[u8], chunk: usize) -> Vec<Outcome> {
-    let (mut decoder, mut out) = (Decoder::new(), Vec::new());
-    let mut buf = LineBuf::<{ MAX_FRAME_LEN + 64 }>::new();
-    for piece in bytes.chunks(chunk) {
-        assert_eq!(
-            buf.extend(piece),
-            piece.len(),
-            "a partial frame and a chunk fit"
-        );
-        loop {
-            match decoder.decode_ref(&mut buf) {
-                Ok(None) => break,
-                Ok(Some(frame)) => out.push(Ok(Frame::from(frame))),
-                Err(rejection) => out.push(Err(rejection)),
-            }
-        }
-    }
-    out
+    common::feed_fixed(&mut Decoder::new(), bytes, chunk)
 }
 
 #[test]
