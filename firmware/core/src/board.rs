@@ -239,13 +239,7 @@ impl Board {
                     self.set_led(point);
                 }
             }
-            FrameRef::Sync { token } if self.config.sync => {
-                let echo = FrameRef::SyncEcho {
-                    token,
-                    ms: received,
-                };
-                self.tx.send(echo, received, out);
-            }
+            FrameRef::Sync { token } if self.config.sync => self.tx.sync_echo(token, received, out),
             _ => {}
         }
     }

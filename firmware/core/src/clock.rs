@@ -149,13 +149,7 @@ impl Clock {
                 });
             }
             FrameRef::Beep { count } => self.beeps = self.beeps.saturating_add(count),
-            FrameRef::Sync { token } if self.config.sync => {
-                let echo = FrameRef::SyncEcho {
-                    token,
-                    ms: received,
-                };
-                self.tx.send(echo, received, out);
-            }
+            FrameRef::Sync { token } if self.config.sync => self.tx.sync_echo(token, received, out),
             _ => {}
         }
     }

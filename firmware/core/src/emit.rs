@@ -62,6 +62,18 @@ impl Outgoing {
         self.last_sent_ms = now;
     }
 
+    /// The echo of a host `$SYNC` with the device time it was received at (v1.1).
+    pub(crate) fn sync_echo(&mut self, token: u32, received: u32, out: &mut impl Emit) {
+        self.send(
+            FrameRef::SyncEcho {
+                token,
+                ms: received,
+            },
+            received,
+            out,
+        );
+    }
+
     /// A BEAT if nothing was sent for [`crate::BEAT_EVERY_MS`].
     pub(crate) fn beat_if_quiet(&mut self, now: u32, out: &mut impl Emit) {
         if now.wrapping_sub(self.last_sent_ms) >= crate::BEAT_EVERY_MS {
