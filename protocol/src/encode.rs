@@ -1,22 +1,43 @@
-//! Encoding of typed frames into wire bytes: `$<KIND>[,<field>]*<CRC>\n`.
+//! Encoding of frames into wire bytes: `$<KIND>[,<field>]*<CRC>\n`, without allocation.
 
-use crate::MAX_FRAME_LEN;
 use crate::crc::{digest, to_hex};
-use crate::error::ProtocolError;
-use crate::frame::Frame;
-use crate::types::{Change, DeviceKind, Point, PointState, Seq, Text};
-use bytes::BufMut;
+use crate::types::{DeviceKind, PointState, Seq};
+use crate::view::{Changes, FrameRef, Indices, States};
 use crc::{Digest, Table};
 
+/// Where the encoder writes bytes: a fixed buffer on a device, any `bytes::BufMut`
+/// (a `Vec<u8>`, a `BytesMut`) with the `std` feature.
+pub trait Sink {
+    /// Appends `bytes`.
+    fn put_slice(&mut self, bytes: &[u8]);
+}
+
+#[cfg(feature = "std")]
+impl<B: bytes::BufMut + ?Sized> Sink for B {
+    fn put_slice(&mut self, bytes: &[u8]) {
+        bytes::BufMut::put_slice(self, bytes);
+    }
+}
+
+/// Counts bytes instead of writing them: the length of a frame before it is written.
+#[derive(Debug, Default, Clone, Copy)]
+pub struct LenCounter(pub usize);
+
+impl Sink for LenCounter {
+    fn put_slice(&mut self, bytes: &[u8]) {
+        self.0 += bytes.len();
+    }
+}
+
 /// Writes a frame body to `dst` while keeping its CRC, so no temporary buffer is needed.
-struct BodyWriter<'a, B: BufMut> {
+struct BodyWriter<'a, B: Sink + ?Sized> {
     dst: &'a mut B,
     crc: Digest<'static, u16, Table<16>>,
 }
 
-impl<'a, B: BufMut> BodyWriter<'a, B> {
+impl<'a, B: Sink + ?Sized> BodyWriter<'a, B> {
     fn start(dst: &'a mut B, kind: &str) -> Self {
-        dst.put_u8(b'$');
+        dst.put_slice(b"$");
         let mut w = Self { dst, crc: digest() };
         w.raw(kind.as_bytes());
         w
@@ -38,8 +59,8 @@ impl<'a, B: BufMut> BodyWriter<'a, B> {
         self.raw(format_u32(n, &mut buf));
     }
 
-    fn field_text(&mut self, text: &Text) {
-        self.field(text.as_str().as_bytes());
+    fn field_text(&mut self, text: &str) {
+        self.field(text.as_bytes());
     }
 
     fn seq_ms(&mut self, seq: Seq, ms: u32) {
@@ -55,9 +76,9 @@ impl<'a, B: BufMut> BodyWriter<'a, B> {
     /// Ends the frame: `*`, 4 upper-case hex digits, LF (the encoder never writes CR).
     fn finish(self) {
         let crc = self.crc.finalize();
-        self.dst.put_u8(b'*');
-        self.dst.put_slice(&to_hex(crc));
-        self.dst.put_u8(b'\n');
+        let hex = to_hex(crc);
+        self.dst
+            .put_slice(&[b'*', hex[0], hex[1], hex[2], hex[3], b'\n']);
     }
 }
 
@@ -76,13 +97,13 @@ fn format_u32(mut n: u32, buf: &mut [u8; 10]) -> &[u8] {
     &buf[at..]
 }
 
-impl Frame {
+impl FrameRef<'_> {
     /// Appends the wire form of this frame to `dst`, LF-terminated.
     ///
-    /// Never fails; a frame over [`MAX_FRAME_LEN`] bytes (a `DIFF` or `LED` with
-    /// hundreds of points) is written anyway and every receiver will discard it:
-    /// use [`Frame::try_encode`] where that can happen.
-    pub fn encode(&self, dst: &mut impl BufMut) {
+    /// Never fails; a frame over [`crate::MAX_FRAME_LEN`] bytes (a `DIFF` or `LED` with
+    /// hundreds of points) is written anyway and every receiver will discard it: check
+    /// [`FrameRef::encoded_len`] first where that can happen.
+    pub fn encode<S: Sink + ?Sized>(&self, dst: &mut S) {
         let mut w = BodyWriter::start(dst, self.kind().wire_kind());
         if self.kind().is_host() {
             self.host_fields(&mut w);
@@ -93,7 +114,7 @@ impl Frame {
     }
 
     /// Fields of board and clock frames (spec "Board to host", "Clock to host").
-    fn device_fields<B: BufMut>(&self, w: &mut BodyWriter<'_, B>) {
+    fn device_fields<B: Sink + ?Sized>(&self, w: &mut BodyWriter<'_, B>) {
         match self {
             Self::BoardHello {
                 size,
@@ -115,12 +136,12 @@ impl Frame {
             Self::Snap { seq, ms, points } => {
                 w.seq_ms(*seq, *ms);
                 w.raw(b",");
-                encode_points(w, points);
+                encode_points(w, *points);
             }
             Self::Diff { seq, ms, changes } => {
                 w.seq_ms(*seq, *ms);
                 w.raw(b",");
-                encode_changes(w, changes);
+                encode_changes(w, *changes);
             }
             Self::Beat { ms } => w.field_number(*ms),
             Self::Fault { code, text } => {
@@ -136,12 +157,11 @@ impl Frame {
                 w.field(key.as_str().as_bytes());
             }
             Self::Caps { sync, zones } => {
-                let names: Vec<&[u8]> = [(*sync, &b"SYNC"[..]), (*zones, &b"ZONE"[..])]
-                    .into_iter()
-                    .filter_map(|(on, name)| on.then_some(name))
-                    .collect();
-                if !names.is_empty() {
-                    w.field(&names.join(&b';'));
+                let names = [(*sync, &b"SYNC"[..]), (*zones, &b"ZONE"[..])];
+                let on = names.iter().filter(|(on, _)| *on).map(|(_, name)| *name);
+                for (i, name) in on.enumerate() {
+                    w.raw(if i == 0 { b"," } else { b";" });
+                    w.raw(name);
                 }
             }
             Self::Zone { ms, black, white } => {
@@ -158,9 +178,9 @@ impl Frame {
     }
 
     /// Fields of host frames (spec "Host to devices").
-    fn host_fields<B: BufMut>(&self, w: &mut BodyWriter<'_, B>) {
+    fn host_fields<B: Sink + ?Sized>(&self, w: &mut BodyWriter<'_, B>) {
         match self {
-            Self::Led { points } => encode_led(w, points),
+            Self::Led { points } => encode_led(w, *points),
             Self::Show {
                 black_ms,
                 white_ms,
@@ -180,42 +200,30 @@ impl Frame {
         }
     }
 
-    /// Like [`Frame::encode`], but refuses (writing nothing) a frame longer than
-    /// [`MAX_FRAME_LEN`] bytes, which no receiver would accept.
-    pub fn try_encode(&self, dst: &mut impl BufMut) -> Result<(), ProtocolError> {
-        let bytes = self.to_bytes();
-        if bytes.len() > MAX_FRAME_LEN {
-            return Err(ProtocolError::FrameTooLong { len: bytes.len() });
-        }
-        dst.put_slice(&bytes);
-        Ok(())
-    }
-
-    /// The wire form in a new vector.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(64);
-        self.encode(&mut out);
-        out
-    }
-
-    /// The length of the wire form in bytes, `$` to LF.
+    /// The length of the wire form in bytes, `$` to LF, without writing it.
     pub fn encoded_len(&self) -> usize {
-        self.to_bytes().len()
+        let mut counter = LenCounter::default();
+        self.encode(&mut counter);
+        counter.0
     }
 }
 
-fn encode_points<B: BufMut>(w: &mut BodyWriter<'_, B>, points: &[PointState]) {
+fn encode_points<B: Sink + ?Sized>(w: &mut BodyWriter<'_, B>, points: States<'_>) {
+    let points = match points {
+        States::Wire(wire) => return w.raw(wire),
+        States::Typed(points) => points,
+    };
     // Chunks keep the CRC update and copy in large slices without allocating.
     let mut chunk = [0u8; 64];
     for part in points.chunks(chunk.len()) {
         for (slot, state) in chunk.iter_mut().zip(part) {
-            *slot = state.to_byte();
+            *slot = PointState::to_byte(*state);
         }
         w.raw(&chunk[..part.len()]);
     }
 }
 
-fn encode_changes<B: BufMut>(w: &mut BodyWriter<'_, B>, changes: &[Change]) {
+fn encode_changes<B: Sink + ?Sized>(w: &mut BodyWriter<'_, B>, changes: Changes<'_>) {
     for (i, change) in changes.iter().enumerate() {
         if i > 0 {
             w.raw(b";");
@@ -225,17 +233,19 @@ fn encode_changes<B: BufMut>(w: &mut BodyWriter<'_, B>, changes: &[Change]) {
     }
 }
 
-fn encode_led<B: BufMut>(w: &mut BodyWriter<'_, B>, points: &[Point]) {
+fn encode_led<B: Sink + ?Sized>(w: &mut BodyWriter<'_, B>, points: Indices<'_>) {
     for (i, point) in points.iter().enumerate() {
         w.raw(if i == 0 { b"," } else { b";" });
         w.number(u32::from(point.0));
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "std"))]
 mod tests {
     use super::*;
-    use crate::types::Seq;
+    use crate::error::ProtocolError;
+    use crate::types::{Change, Point};
+    use crate::{Frame, MAX_FRAME_LEN};
 
     fn build_diff(changes: u16) -> Frame {
         let changes = (0..changes)

@@ -1,13 +1,15 @@
 //! Errors of the crate: why the decoder dropped bytes, and why a value could not be built.
 
+use core::fmt;
+#[cfg(feature = "std")]
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// Why the decoder dropped a frame or a partial frame (wire protocol v1, "Framing").
 ///
 /// Every rejection is counted in [`crate::DecoderStats`]; none ever yields a frame.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "std", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "std", serde(rename_all = "snake_case"))]
 pub enum RejectReason {
     /// A `$` arrived inside a frame: the partial frame was dropped and a new one starts.
     Interrupted,
@@ -94,6 +96,7 @@ pub struct Rejection {
     pub dropped: usize,
 }
 
+#[cfg(feature = "std")]
 /// The error enum of this crate.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum ProtocolError {

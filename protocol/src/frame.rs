@@ -1,5 +1,6 @@
 //! The typed frames of wire protocol v1: board, clock and host frames in one enum.
 
+use crate::kind::FrameKind;
 use crate::types::{BoardSize, Button, Change, Key, Point, PointState, Running, Seq, Text};
 use serde::{Deserialize, Serialize};
 
@@ -132,77 +133,6 @@ pub enum Frame {
         /// Number of beeps.
         count: u32,
     },
-}
-
-/// The kind of a [`Frame`], for statistics, logs and dispatch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum FrameKind {
-    /// [`Frame::BoardHello`].
-    BoardHello,
-    /// [`Frame::ClockHello`].
-    ClockHello,
-    /// [`Frame::Snap`].
-    Snap,
-    /// [`Frame::Diff`].
-    Diff,
-    /// [`Frame::Beat`].
-    Beat,
-    /// [`Frame::Fault`].
-    Fault,
-    /// [`Frame::Press`].
-    Press,
-    /// [`Frame::Key`].
-    Key,
-    /// [`Frame::Caps`].
-    Caps,
-    /// [`Frame::Zone`].
-    Zone,
-    /// [`Frame::SyncEcho`].
-    SyncEcho,
-    /// [`Frame::Sync`].
-    Sync,
-    /// [`Frame::HelloQuery`].
-    HelloQuery,
-    /// [`Frame::SnapQuery`].
-    SnapQuery,
-    /// [`Frame::Led`].
-    Led,
-    /// [`Frame::Show`].
-    Show,
-    /// [`Frame::Beep`].
-    Beep,
-}
-
-impl FrameKind {
-    /// The KIND word on the wire (`HELLO` for both hellos).
-    pub const fn wire_kind(self) -> &'static str {
-        match self {
-            Self::BoardHello | Self::ClockHello => "HELLO",
-            Self::Snap => "SNAP",
-            Self::Diff => "DIFF",
-            Self::Beat => "BEAT",
-            Self::Fault => "FAULT",
-            Self::Press => "PRESS",
-            Self::Key => "KEY",
-            Self::Caps => "CAPS",
-            Self::Zone => "ZONE",
-            Self::SyncEcho | Self::Sync => "SYNC",
-            Self::HelloQuery => "HELLO?",
-            Self::SnapQuery => "SNAP?",
-            Self::Led => "LED",
-            Self::Show => "SHOW",
-            Self::Beep => "BEEP",
-        }
-    }
-
-    /// Whether the host sends this kind (as opposed to a board or a clock).
-    pub const fn is_host(self) -> bool {
-        matches!(
-            self,
-            Self::HelloQuery | Self::SnapQuery | Self::Led | Self::Show | Self::Beep | Self::Sync
-        )
-    }
 }
 
 impl Frame {

@@ -23,27 +23,47 @@
 //! - [`Decoder::decode`]: incremental, resyncs as the spec says, never panics;
 //!   [`DecoderStats`] counts frames, bytes and rejections by [`RejectReason`].
 //! - [`SeqTracker`]: gaps and wraps of the SNAP/DIFF and PRESS/KEY counters.
+//!
+//! Without the default `std` feature the crate is `#![no_std]` and allocates nothing,
+//! for the firmware of a device: [`FrameRef`] borrows its lists and texts, encodes into
+//! any [`Sink`], and [`Decoder::decode_ref`] reads frames from a fixed [`LineBuf`].
+//! `Frame`, `Text`, `ProtocolError` and [`Decoder::decode`] (on a `BytesMut`) need `std`;
+//! both sides run the same parser, encoder and CRC.
+#![cfg_attr(not(feature = "std"), no_std)]
 #![warn(missing_docs)]
 
 mod crc;
 mod decode;
 mod encode;
 mod error;
+#[cfg(feature = "std")]
 mod frame;
+mod kind;
+#[cfg(feature = "std")]
+mod owned;
 mod parse;
 mod seq;
 mod stats;
 mod types;
+mod view;
 
 pub use crate::crc::crc16;
-pub use crate::decode::Decoder;
-pub use crate::error::{ProtocolError, RejectReason, Rejection};
-pub use crate::frame::{Frame, FrameKind};
+pub use crate::decode::{Decoder, FrameBuffer, LineBuf};
+pub use crate::encode::{LenCounter, Sink};
+#[cfg(feature = "std")]
+pub use crate::error::ProtocolError;
+pub use crate::error::{RejectReason, Rejection};
+#[cfg(feature = "std")]
+pub use crate::frame::Frame;
+pub use crate::kind::FrameKind;
 pub use crate::seq::{SeqEvent, SeqTracker};
 pub use crate::stats::{DecoderStats, FrameCounts, RejectionCounts};
+#[cfg(feature = "std")]
+pub use crate::types::Text;
 pub use crate::types::{
-    BoardSize, Button, Change, DeviceKind, Key, Point, PointState, Running, Seq, Text,
+    BoardSize, Button, Change, DeviceKind, Key, Point, PointState, Running, Seq, is_text_byte,
 };
+pub use crate::view::{Changes, FrameRef, Indices, States};
 
 /// The longest frame in bytes, `$` to LF inclusive (spec "Framing"); a CR counts too.
 pub const MAX_FRAME_LEN: usize = 1024;

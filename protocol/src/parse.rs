@@ -2,16 +2,14 @@
 
 use crate::crc::{crc16, from_hex};
 use crate::error::RejectReason;
-use crate::frame::Frame;
-use crate::types::{
-    BoardSize, Button, Change, Key, Point, PointState, Running, Seq, Text, is_text_byte,
-};
+use crate::types::{BoardSize, Button, Change, Key, Point, PointState, Running, Seq, is_text_byte};
+use crate::view::{Changes, FrameRef as Frame, Indices, States};
 
 /// What a well-formed line holds.
 #[derive(Debug)]
-pub(crate) enum Parsed {
-    /// A frame of protocol v1.
-    Frame(Frame),
+pub(crate) enum Parsed<'a> {
+    /// A frame of protocol v1, borrowing the line.
+    Frame(Frame<'a>),
     /// A valid frame of a KIND protocol v1 does not define: skipped, not an error.
     Unknown,
 }
@@ -22,7 +20,7 @@ type Fields<'a> = Option<&'a [u8]>;
 ///
 /// `size` is the board size if known; otherwise SNAP lengths must be 81, 169 or 361
 /// and indices must be below 361 (the largest board).
-pub(crate) fn parse_line(line: &[u8], size: Option<BoardSize>) -> Result<Parsed, RejectReason> {
+pub(crate) fn parse_line(line: &[u8], size: Option<BoardSize>) -> Result<Parsed<'_>, RejectReason> {
     let body = check_envelope(line)?;
     let (kind, fields) = match body.iter().position(|&b| b == b',') {
         Some(at) => (&body[..at], Some(&body[at + 1..])),
@@ -40,8 +38,8 @@ pub(crate) fn parse_line(line: &[u8], size: Option<BoardSize>) -> Result<Parsed,
         b"FAULT" => {
             let [code, text] = exact(fields)?;
             Frame::Fault {
-                code: Text::from_checked(code),
-                text: Text::from_checked(text),
+                code: text_of(code),
+                text: text_of(text),
             }
         }
         b"PRESS" => parse_press(fields)?,
@@ -156,14 +154,14 @@ fn index(field: &[u8], size: Option<BoardSize>) -> Result<Point, RejectReason> {
         .map_err(|_| RejectReason::BadIndex)
 }
 
-fn parse_hello(fields: Fields<'_>) -> Result<Frame, RejectReason> {
+fn parse_hello(fields: Fields<'_>) -> Result<Frame<'_>, RejectReason> {
     let device = fields.and_then(|f| f.split(|&b| b == b',').next());
     match device {
         Some(b"BOARD") => {
             let [_, version, size, firmware, serial] = exact(fields)?;
             check_version(version)?;
-            let size = BoardSize::new(number(size)?).map_err(|_| RejectReason::BadValue)?;
-            let (firmware, serial) = (Text::from_checked(firmware), Text::from_checked(serial));
+            let size = BoardSize::from_lines(number(size)?).ok_or(RejectReason::BadValue)?;
+            let (firmware, serial) = (text_of(firmware), text_of(serial));
             Ok(Frame::BoardHello {
                 size,
                 firmware,
@@ -173,7 +171,7 @@ fn parse_hello(fields: Fields<'_>) -> Result<Frame, RejectReason> {
         Some(b"CLOCK") => {
             let [_, version, firmware, serial] = exact(fields)?;
             check_version(version)?;
-            let (firmware, serial) = (Text::from_checked(firmware), Text::from_checked(serial));
+            let (firmware, serial) = (text_of(firmware), text_of(serial));
             Ok(Frame::ClockHello { firmware, serial })
         }
         Some(_) => Err(RejectReason::BadValue),
@@ -183,7 +181,7 @@ fn parse_hello(fields: Fields<'_>) -> Result<Frame, RejectReason> {
 
 /// v1.1 `$CAPS[,<cap>[;<cap>]*]`: capability names are upper-case letters, digits and `_`;
 /// names this version does not know are skipped (forward compatibility).
-fn parse_caps(fields: Fields<'_>) -> Result<Frame, RejectReason> {
+fn parse_caps(fields: Fields<'_>) -> Result<Frame<'_>, RejectReason> {
     let Some(list) = fields else {
         return Ok(Frame::Caps {
             sync: false,
@@ -207,7 +205,7 @@ fn parse_caps(fields: Fields<'_>) -> Result<Frame, RejectReason> {
 }
 
 /// v1.1 `$ZONE,<ms>,<black><white>`: exactly two point-state characters (docs/protocol.md 10.2).
-fn parse_zone(fields: Fields<'_>) -> Result<Frame, RejectReason> {
+fn parse_zone(fields: Fields<'_>) -> Result<Frame<'_>, RejectReason> {
     let [ms, zones] = exact(fields)?;
     let ms = number(ms)?;
     let [black, white] = zones else {
@@ -222,7 +220,7 @@ fn parse_zone(fields: Fields<'_>) -> Result<Frame, RejectReason> {
 }
 
 /// v1.1 `$SYNC,<token>` (host) or `$SYNC,<token>,<ms>` (a device's echo).
-fn parse_sync(fields: Fields<'_>) -> Result<Frame, RejectReason> {
+fn parse_sync(fields: Fields<'_>) -> Result<Frame<'_>, RejectReason> {
     let count = fields.map_or(0, |f| f.split(|&b| b == b',').count());
     if count == 2 {
         let [token, ms] = exact(fields)?;
@@ -244,7 +242,7 @@ fn check_version(field: &[u8]) -> Result<(), RejectReason> {
     }
 }
 
-fn parse_snap(fields: Fields<'_>, size: Option<BoardSize>) -> Result<Frame, RejectReason> {
+fn parse_snap(fields: Fields<'_>, size: Option<BoardSize>) -> Result<Frame<'_>, RejectReason> {
     let [seq, ms, points] = exact(fields)?;
     let (seq, ms) = (Seq(number(seq)?), number(ms)?);
     let len_ok = match size {
@@ -261,27 +259,22 @@ fn parse_snap(fields: Fields<'_>, size: Option<BoardSize>) -> Result<Frame, Reje
     if !valid {
         return Err(RejectReason::BadState);
     }
-    let points = points.iter().map(|&b| point_state(b)).collect();
+    let points = States::Wire(points);
     Ok(Frame::Snap { seq, ms, points })
 }
 
-/// A state character already validated as one of `.`, `B`, `W`, `?`.
-fn point_state(byte: u8) -> PointState {
-    match byte {
-        b'B' => PointState::Black,
-        b'W' => PointState::White,
-        b'?' => PointState::Unknown,
-        _ => PointState::Empty,
-    }
+/// A text field the envelope check has found printable ASCII.
+fn text_of(field: &[u8]) -> &str {
+    core::str::from_utf8(field).unwrap_or_default()
 }
 
-fn parse_diff(fields: Fields<'_>, size: Option<BoardSize>) -> Result<Frame, RejectReason> {
+fn parse_diff(fields: Fields<'_>, size: Option<BoardSize>) -> Result<Frame<'_>, RejectReason> {
     let [seq, ms, list] = exact(fields)?;
     let (seq, ms) = (Seq(number(seq)?), number(ms)?);
-    let changes = list
-        .split(|&b| b == b';')
-        .map(|item| change(item, size))
-        .collect::<Result<Vec<_>, _>>()?;
+    for item in list.split(|&b| b == b';') {
+        change(item, size)?;
+    }
+    let changes = Changes::Wire(list);
     Ok(Frame::Diff { seq, ms, changes })
 }
 
@@ -297,35 +290,36 @@ fn change(item: &[u8], size: Option<BoardSize>) -> Result<Change, RejectReason> 
     Ok(Change { point, state })
 }
 
-fn parse_press(fields: Fields<'_>) -> Result<Frame, RejectReason> {
+fn parse_press(fields: Fields<'_>) -> Result<Frame<'_>, RejectReason> {
     let [seq, ms, button] = exact(fields)?;
     let (seq, ms) = (Seq(number(seq)?), number(ms)?);
     let button = Button::parse(button).ok_or(RejectReason::BadValue)?;
     Ok(Frame::Press { seq, ms, button })
 }
 
-fn parse_key(fields: Fields<'_>) -> Result<Frame, RejectReason> {
+fn parse_key(fields: Fields<'_>) -> Result<Frame<'_>, RejectReason> {
     let [seq, ms, key] = exact(fields)?;
     let (seq, ms) = (Seq(number(seq)?), number(ms)?);
     let key = Key::parse(key).ok_or(RejectReason::BadValue)?;
     Ok(Frame::Key { seq, ms, key })
 }
 
-fn parse_led(fields: Fields<'_>, size: Option<BoardSize>) -> Result<Frame, RejectReason> {
+fn parse_led(fields: Fields<'_>, size: Option<BoardSize>) -> Result<Frame<'_>, RejectReason> {
     // `$LED` alone clears the LEDs; `$LED,` (one empty field) is malformed.
     let points = match fields {
-        None => Vec::new(),
+        None => Indices::Typed(&[]),
         Some(_) => {
             let [list] = exact(fields)?;
-            list.split(|&b| b == b';')
-                .map(|idx| index(idx, size))
-                .collect::<Result<Vec<_>, _>>()?
+            for idx in list.split(|&b| b == b';') {
+                index(idx, size)?;
+            }
+            Indices::Wire(list)
         }
     };
     Ok(Frame::Led { points })
 }
 
-fn parse_show(fields: Fields<'_>) -> Result<Frame, RejectReason> {
+fn parse_show(fields: Fields<'_>) -> Result<Frame<'_>, RejectReason> {
     let [black_ms, white_ms, black_periods, white_periods, running] = exact(fields)?;
     Ok(Frame::Show {
         black_ms: number(black_ms)?,

@@ -1,11 +1,13 @@
 //! Sequence tracking for the SNAP/DIFF and PRESS/KEY counters: in order, wrapped, gap or stale.
 
 use crate::types::Seq;
+#[cfg(feature = "std")]
 use serde::{Deserialize, Serialize};
 
 /// What one observed `<seq>` means relative to the previous one.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "std", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "std", serde(tag = "kind", rename_all = "snake_case"))]
 pub enum SeqEvent {
     /// The first counter seen (after [`SeqTracker::new`] or [`SeqTracker::reset`]).
     First,
@@ -45,7 +47,8 @@ impl SeqEvent {
 /// Serial-number arithmetic (RFC 1982) over u32: a value less than 2^31 ahead of the
 /// expected one is a gap, anything else is stale. The tracker always moves on to the
 /// value it saw, so one lost frame is reported once.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "std", derive(Serialize, Deserialize))]
 pub struct SeqTracker {
     last: Option<Seq>,
 }

@@ -1,14 +1,16 @@
 //! Decoder statistics: frames by kind, rejections by reason, bytes; serialisable for publishing.
 
 use crate::error::RejectReason;
-use crate::frame::FrameKind;
+use crate::kind::FrameKind;
+#[cfg(feature = "std")]
 use serde::{Deserialize, Serialize};
 
 /// Defines a counter struct with one documented `u64` field per variant of a key enum.
 macro_rules! counters {
     ($(#[$meta:meta])* $name:ident, $key:ident, { $($(#[$fmeta:meta])* $field:ident => $variant:ident,)* }) => {
         $(#[$meta])*
-        #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+        #[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "std", derive(Serialize, Deserialize))]
         pub struct $name {
             $($(#[$fmeta])* pub $field: u64,)*
         }
@@ -113,7 +115,8 @@ counters!(
 /// Every consumed byte is counted once, in exactly one of `frame_bytes`,
 /// `unknown_bytes`, `dropped_bytes` and `noise_bytes`; their sum is `bytes`.
 /// Bytes of a partial frame still waiting in the buffer are not counted yet.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "std", derive(Serialize, Deserialize))]
 pub struct DecoderStats {
     /// All bytes consumed from the buffer.
     pub bytes: u64,

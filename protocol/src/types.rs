@@ -1,11 +1,14 @@
 //! Value types carried by frames: point states, points, board sizes, buttons, keys, text fields.
 
+#[cfg(feature = "std")]
 use crate::error::ProtocolError;
+use core::fmt;
+#[cfg(feature = "std")]
 use serde::{Deserialize, Serialize};
-use std::fmt;
 
 /// The state of one point as a board sensor reports it (wire protocol v1, "Point states").
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "std", derive(Serialize, Deserialize))]
 pub enum PointState {
     /// `.`: no stone.
     Empty,
@@ -41,12 +44,14 @@ impl PointState {
 }
 
 /// A point index, row-major: `row * size + col`, row 0 the top line seen from Black.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "std", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "std", serde(transparent))]
 pub struct Point(pub u16);
 
 /// One changed point of a `DIFF` frame: `<idx><state>`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "std", derive(Serialize, Deserialize))]
 pub struct Change {
     /// The point that changed.
     pub point: Point,
@@ -55,8 +60,9 @@ pub struct Change {
 }
 
 /// A board size protocol v1 knows: 9, 13 or 19.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(try_from = "u32", into = "u32")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "std", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "std", serde(try_from = "u32", into = "u32"))]
 pub struct BoardSize(u8);
 
 impl BoardSize {
@@ -70,10 +76,21 @@ impl BoardSize {
     pub const LARGEST: Self = Self::NINETEEN;
 
     /// Validates a size; only 9, 13 and 19 exist in protocol v1.
+    #[cfg(feature = "std")]
     pub const fn new(size: u32) -> Result<Self, ProtocolError> {
-        match size {
-            9 | 13 | 19 => Ok(Self(size as u8)),
-            _ => Err(ProtocolError::InvalidBoardSize(size)),
+        match Self::from_lines(size) {
+            Some(size) => Ok(size),
+            None => Err(ProtocolError::InvalidBoardSize(size)),
+        }
+    }
+
+    /// The size of `lines` lines, if protocol v1 knows it (9, 13 or 19).
+    pub const fn from_lines(lines: u32) -> Option<Self> {
+        match lines {
+            9 => Some(Self::NINE),
+            13 => Some(Self::THIRTEEN),
+            19 => Some(Self::NINETEEN),
+            _ => None,
         }
     }
 
@@ -98,6 +115,7 @@ impl BoardSize {
     }
 }
 
+#[cfg(feature = "std")]
 impl TryFrom<u32> for BoardSize {
     type Error = ProtocolError;
     fn try_from(size: u32) -> Result<Self, Self::Error> {
@@ -118,7 +136,8 @@ impl fmt::Display for BoardSize {
 }
 
 /// Which device sent a `HELLO`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "std", derive(Serialize, Deserialize))]
 pub enum DeviceKind {
     /// `BOARD`: the sensor board.
     Board,
@@ -137,7 +156,8 @@ impl DeviceKind {
 }
 
 /// A player's clock button, left and right as seen from the arbiter facing the display.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "std", derive(Serialize, Deserialize))]
 pub enum Button {
     /// `L` (Black's by default: the clock stands on White's right).
     L,
@@ -164,7 +184,8 @@ impl Button {
 }
 
 /// A clock key other than the two player buttons.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "std", derive(Serialize, Deserialize))]
 pub enum Key {
     /// `PAUSE`.
     Pause,
@@ -207,7 +228,8 @@ impl Key {
 }
 
 /// Whose clock runs, in a `SHOW` frame.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "std", derive(Serialize, Deserialize))]
 pub enum Running {
     /// `B`: Black's time runs.
     Black,
@@ -238,8 +260,9 @@ impl Running {
 }
 
 /// A device counter (`<seq>` of SNAP/DIFF or of PRESS/KEY), u32 that wraps to 0.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "std", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "std", serde(transparent))]
 pub struct Seq(pub u32);
 
 impl Seq {
@@ -257,10 +280,13 @@ impl fmt::Display for Seq {
 
 /// A free-text field (firmware, serial, fault code or text): printable ASCII without
 /// `$`, `*` or `,`, so it always encodes to a valid frame. May be empty.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-#[serde(try_from = "String", into = "String")]
+#[cfg(feature = "std")]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Default)]
+#[cfg_attr(feature = "std", derive(Serialize, Deserialize))]
+#[cfg_attr(feature = "std", serde(try_from = "String", into = "String"))]
 pub struct Text(String);
 
+#[cfg(feature = "std")]
 impl Text {
     /// Validates a text field.
     pub fn new(text: impl Into<String>) -> Result<Self, ProtocolError> {
@@ -284,10 +310,11 @@ impl Text {
 }
 
 /// Whether a byte may appear in a text field: printable ASCII but `$`, `*`, `,`.
-pub(crate) const fn is_text_byte(byte: u8) -> bool {
+pub const fn is_text_byte(byte: u8) -> bool {
     matches!(byte, 0x20..=0x7E) && !matches!(byte, b'$' | b'*' | b',')
 }
 
+#[cfg(feature = "std")]
 impl TryFrom<String> for Text {
     type Error = ProtocolError;
     fn try_from(text: String) -> Result<Self, Self::Error> {
@@ -295,6 +322,7 @@ impl TryFrom<String> for Text {
     }
 }
 
+#[cfg(feature = "std")]
 impl TryFrom<&str> for Text {
     type Error = ProtocolError;
     fn try_from(text: &str) -> Result<Self, Self::Error> {
@@ -302,25 +330,28 @@ impl TryFrom<&str> for Text {
     }
 }
 
+#[cfg(feature = "std")]
 impl From<Text> for String {
     fn from(text: Text) -> Self {
         text.0
     }
 }
 
+#[cfg(feature = "std")]
 impl AsRef<str> for Text {
     fn as_ref(&self) -> &str {
         &self.0
     }
 }
 
+#[cfg(feature = "std")]
 impl fmt::Display for Text {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.0)
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "std"))]
 mod tests {
     use super::*;
 

@@ -1,15 +1,14 @@
-//! The simulated game clock: PRESS and KEY frames with their SEQ counter, and the host's display commands.
+//! The simulated game clock: the firmware core's PRESS and KEY frames with their SEQ counter, and the host's display commands.
 
-use goban_protocol::{Button, Frame, Key, Seq, Text};
+use crate::sim::firmware::{collect, label, text};
+use goban_device::{Clock, ClockConfig};
+use goban_protocol::{Button, Frame, Key, Text};
 
-/// A clock's state as its firmware sees it.
+/// A clock as its firmware core (`goban_device::Clock`) runs it; the simulated buzzer
+/// counts the beeps it sounded.
 #[derive(Debug, Clone)]
 pub struct ClockModel {
-    firmware: Text,
-    serial: Text,
-    seq: Seq,
-    /// The last `$SHOW` from the host, if any.
-    display: Option<Frame>,
+    firmware: Clock,
     /// Beeps sounded on `$BEEP`.
     beeps: u64,
 }
@@ -18,61 +17,85 @@ impl ClockModel {
     /// A clock with this identity.
     pub fn new(firmware: Text, serial: Text) -> Self {
         Self {
-            firmware,
-            serial,
-            seq: Seq(0),
-            display: None,
+            firmware: Clock::new(ClockConfig {
+                firmware: label(&firmware),
+                serial: label(&serial),
+                sync: true,
+                settle_ms: 5,
+            }),
             beeps: 0,
         }
     }
 
     /// The HELLO frame.
     pub fn hello(&self) -> Frame {
+        let c = self.firmware.config();
         Frame::ClockHello {
-            firmware: self.firmware.clone(),
-            serial: self.serial.clone(),
+            firmware: text(c.firmware.as_str()),
+            serial: text(c.serial.as_str()),
         }
     }
 
-    /// A button press; uses one sequence number.
+    /// The v1.1 capabilities sent after HELLO.
+    pub fn caps(&self) -> Frame {
+        Frame::Caps {
+            sync: self.firmware.config().sync,
+            zones: false,
+        }
+    }
+
+    /// Power-up: HELLO and CAPS.
+    pub fn power_up(&mut self, ms: u32) -> Vec<Frame> {
+        let firmware = &mut self.firmware;
+        collect(|out| firmware.power_up(ms, out))
+    }
+
+    /// A button press (a player's button, already debounced by the simulated hand);
+    /// uses one sequence number.
     pub fn press(&mut self, button: Button, ms: u32) -> Frame {
-        let frame = Frame::Press {
-            seq: self.seq,
-            ms,
-            button,
-        };
-        self.seq = self.seq.next();
-        frame
+        let firmware = &mut self.firmware;
+        let mut frames = collect(|out| firmware.press(button, ms, ms, out));
+        frames.swap_remove(0)
     }
 
     /// Another key; uses one sequence number.
     pub fn key(&mut self, key: Key, ms: u32) -> Frame {
-        let frame = Frame::Key {
-            seq: self.seq,
-            ms,
-            key,
-        };
-        self.seq = self.seq.next();
-        frame
+        let firmware = &mut self.firmware;
+        let mut frames = collect(|out| firmware.key(key, ms, ms, out));
+        frames.swap_remove(0)
     }
 
     /// Power-up: the counter restarts at 0.
     pub fn reboot(&mut self) {
-        self.seq = Seq(0);
+        self.firmware.restart();
+    }
+
+    /// Takes a host frame received at `ms`; returns the clock's answer (HELLO and CAPS
+    /// to `$HELLO?`, the echo of `$SYNC`). `$SHOW` and `$BEEP` change the display and
+    /// sound the buzzer; others are ignored as the spec says.
+    pub fn answer(&mut self, frame: &Frame, ms: u32) -> Vec<Frame> {
+        let firmware = &mut self.firmware;
+        let replies = collect(|out| firmware.handle_host(frame.as_view(), ms, out));
+        self.beeps += u64::from(self.firmware.take_beeps());
+        replies
     }
 
     /// Takes a host frame meant for a clock (`$SHOW`, `$BEEP`); others are ignored as the spec says.
     pub fn handle_host(&mut self, frame: &Frame) {
-        match frame {
-            Frame::Show { .. } => self.display = Some(frame.clone()),
-            Frame::Beep { count } => self.beeps += u64::from(*count),
-            _ => {}
+        if matches!(frame, Frame::Show { .. } | Frame::Beep { .. }) {
+            self.answer(frame, 0);
         }
     }
 
     /// The last display command.
-    pub fn display(&self) -> Option<&Frame> {
-        self.display.as_ref()
+    pub fn display(&self) -> Option<Frame> {
+        self.firmware.display().map(|d| Frame::Show {
+            black_ms: d.black_ms,
+            white_ms: d.white_ms,
+            black_periods: d.black_periods,
+            white_periods: d.white_periods,
+            running: d.running,
+        })
     }
 
     /// Beeps sounded so far.
@@ -85,6 +108,7 @@ impl ClockModel {
 mod tests {
     use super::*;
     use goban_protocol::Running;
+    use goban_protocol::Seq;
 
     #[test]
     fn presses_and_keys_share_one_counter() {
@@ -115,6 +139,6 @@ mod tests {
         };
         clock.handle_host(&show);
         assert_eq!(clock.beeps(), 3);
-        assert_eq!(clock.display(), Some(&show));
+        assert_eq!(clock.display(), Some(show));
     }
 }

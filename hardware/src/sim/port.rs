@@ -140,18 +140,14 @@ impl PortTask {
         }
     }
 
-    /// Power-up on a fresh plug: counters restart, each device says HELLO, the board a SNAP.
+    /// Power-up on a fresh plug: counters restart, each device's firmware says HELLO and
+    /// CAPS, the board a SNAP and ZONE.
     fn boot_frames(&self) -> Vec<(DeviceKind, Frame)> {
         let mut devices = self.devices.lock().unwrap_or_else(PoisonError::into_inner);
         let mut out = Vec::new();
         for &kind in &self.kinds {
             devices.reboot(kind);
-            out.extend(devices.hello(kind).map(|f| (kind, f)));
-            // v1.1: the capabilities right after the HELLO.
-            out.push((kind, devices.caps(kind)));
-            if kind == DeviceKind::Board {
-                out.extend(devices.snap().into_iter().map(|f| (kind, f)));
-            }
+            out.extend(devices.power_up(kind).into_iter().map(|f| (kind, f)));
         }
         out
     }

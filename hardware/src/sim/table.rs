@@ -48,58 +48,36 @@ impl Devices {
         }
     }
 
-    pub(crate) fn hello(&self, kind: DeviceKind) -> Option<Frame> {
-        Some(match kind {
-            DeviceKind::Board => self.board.hello(),
-            DeviceKind::Clock => self.clock.hello(),
-        })
+    /// Power-up of a device's firmware: HELLO and CAPS, and for the board SNAP and ZONE.
+    pub(crate) fn power_up(&mut self, kind: DeviceKind) -> Vec<Frame> {
+        let ms = self.ms(kind);
+        match kind {
+            DeviceKind::Board => self.board.power_up(ms),
+            DeviceKind::Clock => self.clock.power_up(ms),
+        }
     }
 
     /// A SNAP, then (v1.1 `ZONE`) the zones' reading, which a snapshot refreshes too.
     pub(crate) fn snap(&mut self) -> Vec<Frame> {
         let ms = self.ms(DeviceKind::Board);
-        vec![self.board.snap(ms), self.board.zone_frame(ms)]
+        self.board.snap_frames(ms)
     }
 
-    /// The v1.1 capabilities of a device, sent right after its HELLO.
-    pub(crate) fn caps(&self, kind: DeviceKind) -> Frame {
-        match kind {
-            DeviceKind::Board => self.board.caps(),
-            DeviceKind::Clock => Frame::Caps {
-                sync: true,
-                zones: false,
-            },
-        }
-    }
-
-    /// Replies of the devices on a port to a host frame.
+    /// Replies of the devices on a port to a host frame: each device's firmware sees
+    /// every frame on its port and answers what it supports, with its own ms.
     pub(crate) fn handle_host(
         &mut self,
         frame: &Frame,
         kinds: &[DeviceKind],
     ) -> Vec<(DeviceKind, Frame)> {
         let mut out = Vec::new();
-        let has_board = kinds.contains(&DeviceKind::Board);
-        match frame {
-            Frame::HelloQuery => {
-                for &kind in kinds {
-                    out.extend(self.hello(kind).map(|f| (kind, f)));
-                    out.push((kind, self.caps(kind)));
-                }
-            }
-            // v1.1: each device echoes with its own ms (docs/protocol.md).
-            Frame::Sync { token } => {
-                for &kind in kinds {
-                    let ms = self.ms(kind);
-                    out.push((kind, Frame::SyncEcho { token: *token, ms }));
-                }
-            }
-            Frame::SnapQuery if has_board => {
-                out.extend(self.snap().into_iter().map(|f| (DeviceKind::Board, f)))
-            }
-            Frame::Led { points } if has_board => self.board.set_leds(points),
-            _ if kinds.contains(&DeviceKind::Clock) => self.clock.handle_host(frame),
-            _ => {}
+        for &kind in kinds {
+            let ms = self.ms(kind);
+            let replies = match kind {
+                DeviceKind::Board => self.board.handle_host(frame, ms),
+                DeviceKind::Clock => self.clock.answer(frame, ms),
+            };
+            out.extend(replies.into_iter().map(|f| (kind, f)));
         }
         out
     }
@@ -180,13 +158,12 @@ impl Table {
             .unwrap_or_else(PoisonError::into_inner)
             .board
             .leds()
-            .to_vec()
     }
 
     /// The clock's last display command (`$SHOW`) and the beeps sounded so far.
     pub fn clock_display(&self) -> (Option<Frame>, u64) {
         let devices = self.devices.lock().unwrap_or_else(PoisonError::into_inner);
-        (devices.clock.display().cloned(), devices.clock.beeps())
+        (devices.clock.display(), devices.clock.beeps())
     }
 
     /// Every host frame the devices received so far (all ports), in order per port.

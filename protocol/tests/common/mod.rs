@@ -43,3 +43,29 @@ pub fn line(body: &str) -> Vec<u8> {
     let crc = goban_protocol::crc16(body.as_bytes());
     format!("${body}*{crc:04X}\n").into_bytes()
 }
+
+/// Feeds `bytes` in `chunk`-byte pieces to `decode_ref` on a fixed `LineBuf` (the
+/// device side); rejections keep their byte count.
+pub fn feed_fixed(
+    decoder: &mut Decoder,
+    bytes: &[u8],
+    chunk: usize,
+) -> Vec<Result<Frame, goban_protocol::Rejection>> {
+    let mut buf = goban_protocol::LineBuf::<{ goban_protocol::MAX_FRAME_LEN + 64 }>::new();
+    let mut out = Vec::new();
+    for piece in bytes.chunks(chunk.clamp(1, 64)) {
+        assert_eq!(
+            buf.extend(piece),
+            piece.len(),
+            "a partial frame and a chunk fit"
+        );
+        loop {
+            match decoder.decode_ref(&mut buf) {
+                Ok(None) => break,
+                Ok(Some(frame)) => out.push(Ok(Frame::from(frame))),
+                Err(rejection) => out.push(Err(rejection)),
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,10 @@
+//! Puts memory.x where the linker finds it, and rebuilds when it changes.
+use std::{env, fs, path::PathBuf};
+
+fn main() {
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    fs::write(out.join("memory.x"), include_bytes!("memory.x")).expect("OUT_DIR is writable");
+    println!("cargo:rustc-link-search={}", out.display());
+    println!("cargo:rerun-if-changed=memory.x");
+    println!("cargo:rerun-if-changed=build.rs");
+}
