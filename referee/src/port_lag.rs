@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 /// Moves kept.
 const WINDOW: usize = 24;
 /// Moves needed before a lag is read at all.
-const MIN_MOVES: usize = 8;
+const MIN_MOVES: usize = 4;
 /// The margin the lag is read from is the largest but this many: premature presses are rare.
 const TOLERATED: usize = 3;
 /// Larger margins within this much of the one below still belong to the port's lag (the
