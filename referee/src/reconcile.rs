@@ -358,6 +358,29 @@ impl Referee {
         search.found
     }
 
+    /// A held press explained by a stone the board saw being placed after it, while it could
+    /// see again: the order is known, and a press before its stone is premature (CN2002 17.4).
+    /// Stones found at once when the board read again carry no order, and are judged by none.
+    fn judge_held_press(&mut self, color: Color, p: usize, claim: &Claim) {
+        let read_at = self.changed_at[p];
+        let seen_placed = read_at > self.last_blind_at;
+        if seen_placed && read_at > claim.at.plus_ms(self.effective_skew()) {
+            let number = self.game.as_ref().map_or(0, |m| m.move_count());
+            let evidence = vec![
+                (
+                    claim.at,
+                    format!("{color} pressed the clock with no new stone"),
+                ),
+                (
+                    read_at,
+                    format!("{color} stone read at {}", go::name(p, self.size)),
+                ),
+            ];
+            let margin = read_at.0.saturating_sub(claim.at.0);
+            self.raise_premature(color, number, vec![p], evidence, margin);
+        }
+    }
+
     /// Records the one explanation, each recovered move with a correction.
     fn accept(&mut self, steps: &[Step]) {
         let size = self.size;
@@ -398,6 +421,7 @@ impl Referee {
                     }
                     let time = Some((claim.time_left, claim.periods_left));
                     self.record_timed_move(color, Move::Play(go::point(p)), claim.at, false, time);
+                    self.judge_held_press(color, p, &claim);
                     (go::name(p, size), claim)
                 }
                 Step::Trailing(color, p) => {

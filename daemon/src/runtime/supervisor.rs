@@ -59,7 +59,6 @@ pub(crate) async fn run(
             .iter()
             .map(|(port, (_, kinds))| (port.clone(), kinds.clone())),
     );
-    devices_were_away(&mut ledger, &wiring);
     if let Some(setup) = autostart.filter(|_| !ledger.has_game()) {
         let _ = start_game(&mut ledger, &mut wiring, setup, "autostart".into(), None).await;
     }
@@ -175,24 +174,6 @@ fn on_link_event(ledger: &mut Ledger, health: &mut Health, wiring: &Wiring, even
     }
     if let Some(report) = health.handle(&event, now) {
         ledger.push_device(report, at);
-    }
-}
-
-/// A board recovered from its journal heard its devices last as connected, but the daemon was
-/// away since: what the board showed and the clock took meanwhile is unknown. The referee hears
-/// that they went, so their links' first words read the board afresh and the presses queued
-/// meanwhile are held and explained from it, never read in the order of one burst (issue 39.7).
-fn devices_were_away(ledger: &mut Ledger, wiring: &Wiring) {
-    let device = &ledger.view().state.device;
-    let connected = [
-        (goban_referee::Device::Board, device.board),
-        (goban_referee::Device::Clock, device.clock),
-    ];
-    let now = wiring.clock.now_ms();
-    for (device, link) in connected {
-        if link == goban_referee::Link::Connected {
-            let _ = ledger.handle(now, Input::DeviceDisconnected { device });
-        }
     }
 }
 

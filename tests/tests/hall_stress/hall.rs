@@ -51,9 +51,8 @@ pub(crate) enum Cue {
     /// A device is plugged in for the first time (or after an `Unplug` act, by itself).
     Plug(DeviceKind),
     /// The host (the daemon) is down for this many ms while the table plays on (issue 39.7):
-    /// its restart tells the referee the devices went; their lines keep what was sent meanwhile,
-    /// read in one burst when it is back (the clock's presses as a backlog, the board's frames
-    /// dropped for a fresh SNAP).
+    /// the device lines keep what was sent meanwhile, read in one burst when it is back (the
+    /// clock's presses as a backlog, the board's frames dropped for a fresh SNAP).
     HostAway(u64),
     /// The host is back (scheduled by `HostAway`).
     HostBack,
@@ -288,15 +287,12 @@ impl Hall {
         }
     }
 
-    /// The daemon goes down: at its restart it tells the referee both devices went away.
+    /// The daemon goes down; its referee, recovered from the journal, knows nothing of it.
     fn host_away(&mut self, at: u64, down_ms: u64) {
         if self.host_away {
             return;
         }
         self.host_away = true;
-        for device in [Device::Board, Device::Clock] {
-            self.send_host(at + 1, Input::DeviceDisconnected { device });
-        }
         self.up[0] = false;
         self.push(at + down_ms, Ev::Cue(Cue::HostBack));
     }
