@@ -30,6 +30,8 @@ pub struct Daemon {
     pub endpoints: Endpoints,
     /// The board registry (tests read it).
     pub hub: Hub,
+    /// The analysis released to the public (the demo says which engine runs).
+    pub analysis: crate::analysis::PublicAnalysis,
     cancel: CancellationToken,
     boards: crate::runtime::Boards,
     journal: Journal,
@@ -54,6 +56,8 @@ pub async fn start(config: Config) -> anyhow::Result<Daemon> {
     // The one broadcast delay: SSE, MQTT and the public REST view release a message at the same instant.
     let public = Feed::public(hub.clone(), config.server.broadcast_delay.0, &cancel);
     let mqtt = MqttPublisher::spawn(mqtt_settings, public.clone())?;
+    // After the delay: an analysis is published only once the position it is about is public.
+    let analysis = crate::analysis::start(&config.analysis, &public, &cancel);
     let boards = crate::runtime::start(&config, &hub, &journal, &cancel)?;
     // Not awaited at stop: a compaction cut short leaves whole transactions only.
     drop(crate::runtime::spawn_compaction(&config, &journal, &cancel));
@@ -63,6 +67,7 @@ pub async fn start(config: Config) -> anyhow::Result<Daemon> {
     let http_addr = listener.local_addr()?;
     let mut settings = http_settings(&config)?;
     settings.tournament = Some(tournament);
+    settings.analysis = Some(analysis.clone());
     let http = tokio::spawn(crate::http::serve(
         listener,
         settings,
@@ -78,6 +83,7 @@ pub async fn start(config: Config) -> anyhow::Result<Daemon> {
     Ok(Daemon {
         endpoints,
         hub,
+        analysis,
         cancel,
         boards,
         journal,
@@ -121,6 +127,7 @@ fn http_settings(config: &Config) -> anyhow::Result<crate::http::HttpSettings> {
         body_limit_bytes: config.server.body_limit,
         metrics: crate::http::install_metrics(),
         tournament: None,
+        analysis: None,
     })
 }
 

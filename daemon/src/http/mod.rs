@@ -58,6 +58,8 @@ pub(crate) struct App {
     started: std::time::Instant,
     /// The tournament desk (issue 13), when running.
     tournament: Option<Arc<crate::tournament::Desk>>,
+    /// The analysis released to the public (issue 42), when started.
+    analysis: Option<crate::analysis::PublicAnalysis>,
 }
 
 impl App {
@@ -147,6 +149,7 @@ fn build(settings: HttpSettings, public: Feed, shutdown: CancellationToken) -> R
         shutdown,
         started: std::time::Instant::now(),
         tournament: settings.tournament,
+        analysis: settings.analysis,
     });
     routes::all()
         .fallback(error::handle_no_route)

@@ -104,6 +104,8 @@ pub(crate) struct HttpSettings {
     pub(crate) metrics: Option<PrometheusHandle>,
     /// The tournament desk, when the daemon runs one; `None` answers 503 on /tournament routes.
     pub(crate) tournament: Option<std::sync::Arc<crate::tournament::Desk>>,
+    /// The analysis the public feed released; `None` answers "off" on `/boards/{board}/analysis`.
+    pub(crate) analysis: Option<crate::analysis::PublicAnalysis>,
 }
 
 impl Default for HttpSettings {
@@ -115,6 +117,7 @@ impl Default for HttpSettings {
             body_limit_bytes: DEFAULT_BODY_LIMIT_BYTES,
             metrics: None,
             tournament: None,
+            analysis: None,
         }
     }
 }
