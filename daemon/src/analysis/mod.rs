@@ -28,6 +28,8 @@ pub use store::{LeadPoint, PublicAnalysis};
 
 #[cfg(test)]
 mod driver_tests;
+#[cfg(test)]
+mod release_tests;
 
 #[cfg(test)]
 pub(crate) mod tests_support {

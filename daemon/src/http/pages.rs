@@ -78,24 +78,65 @@ async fn handle_arbiter() -> Response {
     page("arbiter", None, "goban-bridge arbiter console")
 }
 
-async fn handle_viewer(
-    State(app): State<Arc<App>>,
-    Path(board): Path<String>,
-) -> Result<Response, ApiError> {
-    known(&app, &board)?;
-    Ok(page(
-        "board",
-        Some(&board),
-        &format!("{board} · goban-bridge"),
-    ))
+async fn handle_viewer(State(app): State<Arc<App>>, Path(board): Path<String>) -> Response {
+    if known(&app, &board).is_err() {
+        return missing_page(&app, &board);
+    }
+    page("board", Some(&board), &format!("{board} · goban-bridge"))
 }
 
-async fn handle_overlay(
-    State(app): State<Arc<App>>,
-    Path(board): Path<String>,
-) -> Result<Response, ApiError> {
-    known(&app, &board)?;
-    Ok(page("overlay", Some(&board), &format!("{board} overlay")))
+async fn handle_overlay(State(app): State<Arc<App>>, Path(board): Path<String>) -> Response {
+    if known(&app, &board).is_err() {
+        return missing_page(&app, &board);
+    }
+    page("overlay", Some(&board), &format!("{board} overlay"))
+}
+
+/// A page (404) for a board this daemon does not have: a browser, or OBS, shows words and the
+/// boards there are, not an API error body.
+fn missing_page(app: &App, board: &str) -> Response {
+    let boards: String = app
+        .hub
+        .boards()
+        .iter()
+        .map(|b| {
+            let b = escape(b);
+            format!(r#"<li><a href="/board/{b}">{b}</a></li>"#)
+        })
+        .collect();
+    let html = format!(
+        r#"<!doctype html>
+<html lang="en" class="page-missing">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>No board {title} · goban-bridge</title>
+<link rel="icon" href="/favicon.ico" type="image/svg+xml">
+<link rel="stylesheet" href="/assets/app.css?v={version}">
+</head>
+<body>
+<main class="missing" data-board="{title}">
+<h1>No board “{title}” here</h1>
+<p>This goban-bridge has no board with that id. The boards it has:</p>
+<ul>{boards}</ul>
+<p><a href="/">Back to the hall</a></p>
+</main>
+</body>
+</html>
+"#,
+        title = escape(board),
+        version = bundle_version(),
+    );
+    (
+        StatusCode::NOT_FOUND,
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            (header::CONTENT_SECURITY_POLICY, CSP),
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        html,
+    )
+        .into_response()
 }
 
 /// The page is a shell whose data calls say when a board is still recovering: only unknown boards are refused.
