@@ -168,6 +168,30 @@ async fn analysis_is_public_only_once_its_position_is() {
     );
     assert!(!page["history"].as_array().expect("history").is_empty());
 
+    // The SGF on request: the analysis the public was shown, on the moves' nodes, in stones.
+    let sgf = http
+        .get(format!(
+            "{}/boards/{BOARD}/sgf?analysis=true",
+            daemon.base()
+        ))
+        .send()
+        .await
+        .expect("GET sgf")
+        .text()
+        .await
+        .expect("SGF text");
+    assert!(sgf.contains("GNU Go 3.8 (20s per position): "), "{sgf}");
+    assert!(sgf.contains(" stones ("), "leads in the game's unit: {sgf}");
+    let plain = http
+        .get(format!("{}/boards/{BOARD}/sgf", daemon.base()))
+        .send()
+        .await
+        .expect("GET sgf")
+        .text()
+        .await
+        .expect("SGF text");
+    assert!(!plain.contains("GNU Go"), "only on request: {plain}");
+
     // Never ahead of the public view, on any route.
     let sse_events: Vec<(String, u64)> = sse
         .events()

@@ -33,6 +33,9 @@
 //! of its own, reported apart in docs/performance.md),
 //! `GOBAN_HALL_SPEED` (the tables' pace, default 1.0: human; a faster pace reaches the
 //! memory of late games within a short run, at a higher rate of moves),
+//! `GOBAN_HALL_ANALYSIS` (`1`: the daemon's `[analysis]` runs GNU Go, `engine = "gtp"`, one
+//! position at a time at nice 19, featured `table-1`; default off, `engine = "off"`, so that an
+//! installed GNU Go does not change the other figures),
 //! `GOBAN_HALL_DELAY` (the daemon's `broadcast_delay` in seconds, default 0: with one, the
 //! public SSE and MQTT the probes follow are late by it, so only the memory and CPU figures
 //! mean anything), `GOBAN_HALL_MQTT_PORT` (a running broker's port; by default the bench
@@ -101,6 +104,8 @@ struct Settings {
     speed: f64,
     /// The daemon's broadcast delay, seconds.
     delay_s: u64,
+    /// Whether the daemon runs GNU Go beside the hall.
+    analysis: bool,
     mqtt_port: u16,
     bin: PathBuf,
     keep: bool,
@@ -135,6 +140,7 @@ impl Settings {
             settle_ms: env_or("GOBAN_HALL_SETTLE_MS", 300),
             speed: env_or("GOBAN_HALL_SPEED", 1.0),
             delay_s: env_or("GOBAN_HALL_DELAY", 0),
+            analysis: std::env::var("GOBAN_HALL_ANALYSIS").is_ok_and(|v| v == "1"),
             mqtt_port: env_or("GOBAN_HALL_MQTT_PORT", 0),
             bin,
             keep: std::env::var("GOBAN_HALL_KEEP").is_ok_and(|v| v == "1"),
@@ -330,6 +336,11 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
         settings.mqtt_port,
         settings.settle_ms,
     );
+    config.push_str(if settings.analysis {
+        "[analysis]\nengine = \"gtp\"\nfeatured = [\"table-1\"]\n"
+    } else {
+        "[analysis]\nengine = \"off\"\n"
+    });
     let board_entry = |id: &str, board: &Path, clock: &Path| {
         format!(
             "[[board]]\nid = \"{id}\"\nboard_port = {:?}\nclock_port = {:?}\nsize = 19\nautostart = true\n\
@@ -513,6 +524,20 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
         "the daemon's stages over the window (all boards; /metrics at its start and end):\n{}",
         stages::report(&stages_start, &stages_end)
     );
+
+    if settings.analysis {
+        let metrics = http
+            .get(format!("{base}/metrics"))
+            .send()
+            .await?
+            .text()
+            .await?;
+        let analysed = metrics
+            .lines()
+            .find(|l| l.starts_with("goban_analysis_positions_total"))
+            .unwrap_or("goban_analysis_positions_total: none");
+        println!("analysis beside the hall (GNU Go, nice 19, one position at a time): {analysed}");
+    }
 
     // REST while the boards play: the probe with the most moves, then the same bytes static.
     let rest_board = "probe-1";

@@ -54,7 +54,7 @@ export function Players({ state, seating }) {
   );
 }
 
-const SANCTIONED = (i) => i.sanction_applied || i.status === 'sanctioned';
+const SANCTIONED = (i) => i.sanction_applied || i.status === 'sanctioned' || i.status === 'confirmed';
 
 /** Warnings per side (CN2002 24) and the sanctions applied, or nothing when there are none. */
 export function Penalties({ state }) {

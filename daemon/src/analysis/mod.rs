@@ -18,6 +18,7 @@ pub mod process;
 pub mod report;
 pub mod schedule;
 pub mod service;
+pub mod sgf_notes;
 pub(crate) mod slots;
 pub mod store;
 
