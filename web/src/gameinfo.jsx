@@ -10,11 +10,10 @@ export function useSeating(id) {
     let gone = false;
     const load = async () => {
       try {
-        const round = await getJson('/api/v1/tournament/round');
-        const table = (round.tables || []).find((t) => t.board === id);
-        if (!gone) setSeating(table ? { ...table, round: round.round, event: round.event ?? null } : null);
+        const seat = await getJson(`/api/v1/tournament/boards/${encodeURIComponent(id)}`);
+        if (!gone) setSeating(seat.table ? { ...seat.table, round: seat.round, event: seat.event ?? null } : null);
       } catch {
-        // No desk or no round: nothing to show.
+        // A daemon without the desk: nothing to show.
       }
     };
     load();

@@ -108,6 +108,10 @@ fn tournament_routes() -> Router<Arc<App>> {
             post(tournament::handle_decide),
         )
         .route(
+            "/api/v1/tournament/boards/{board}",
+            get(tournament::handle_board_seating),
+        )
+        .route(
             "/api/v1/tournament/results",
             get(tournament::handle_results),
         )
