@@ -42,6 +42,11 @@ async fn get_json(http: &reqwest::Client, url: &str, token: Option<&str>) -> Opt
     request.send().await.ok()?.json().await.ok()
 }
 
+async fn get_text(http: &reqwest::Client, url: &str) -> String {
+    let response = http.get(url).send().await.expect("GET");
+    response.text().await.expect("a text body")
+}
+
 /// Polls the public analysis route, then the public state, until stopped.
 fn watch_rest(base: String, seen: Arc<Mutex<RestSightings>>) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
@@ -169,27 +174,14 @@ async fn analysis_is_public_only_once_its_position_is() {
     assert!(!page["history"].as_array().expect("history").is_empty());
 
     // The SGF on request: the analysis the public was shown, on the moves' nodes, in stones.
-    let sgf = http
-        .get(format!(
-            "{}/boards/{BOARD}/sgf?analysis=true",
-            daemon.base()
-        ))
-        .send()
-        .await
-        .expect("GET sgf")
-        .text()
-        .await
-        .expect("SGF text");
+    let sgf = get_text(
+        &http,
+        &format!("{}/boards/{BOARD}/sgf?analysis=true", daemon.base()),
+    )
+    .await;
     assert!(sgf.contains("GNU Go 3.8 (20s per position): "), "{sgf}");
     assert!(sgf.contains(" stones ("), "leads in the game's unit: {sgf}");
-    let plain = http
-        .get(format!("{}/boards/{BOARD}/sgf", daemon.base()))
-        .send()
-        .await
-        .expect("GET sgf")
-        .text()
-        .await
-        .expect("SGF text");
+    let plain = get_text(&http, &format!("{}/boards/{BOARD}/sgf", daemon.base())).await;
     assert!(!plain.contains("GNU Go"), "only on request: {plain}");
 
     // Never ahead of the public view, on any route.

@@ -8,45 +8,18 @@ use tokio_util::sync::CancellationToken;
 use super::store::PublicAnalysis;
 use super::tests_support::build_position;
 use crate::delay::{DelayedView, Feed};
-use crate::hub::{Archive, BoardControl, BoardView, Hub, Payload, Published, RequestError, Topic};
+use crate::doubles::{IdleBoard, MemoryArchive};
+use crate::hub::{Hub, Payload, Published, Topic};
 
 const DELAY: Duration = Duration::from_secs(60);
 const BOARD: &str = "t-1";
 
-struct NoJournal;
-
-impl Archive for NoJournal {
-    fn events_since(&self, _: &str, _: u64, _: usize) -> Result<Vec<Published>, RequestError> {
-        Ok(Vec::new())
-    }
-    fn games(&self) -> Result<Vec<serde_json::Value>, RequestError> {
-        Ok(Vec::new())
-    }
-    fn game(&self, _: &str) -> Result<Option<serde_json::Value>, RequestError> {
-        Ok(None)
-    }
-    fn game_sgf(&self, _: &str) -> Result<Option<String>, RequestError> {
-        Ok(None)
-    }
-}
-
-struct NoControl;
-
-impl BoardControl for NoControl {
-    fn request(
-        &self,
-        _: crate::hub::ArbiterRequest,
-    ) -> futures::future::BoxFuture<'static, Result<Arc<BoardView>, RequestError>> {
-        Box::pin(async { Err(RequestError::Unavailable(BOARD.into())) })
-    }
-}
-
 fn build_hub() -> Hub {
-    let hub = Hub::new(64, Arc::new(NoJournal));
+    let hub = Hub::new(64, Arc::new(MemoryArchive::default()));
     hub.register(
         BOARD,
         build_position(BOARD, 1, 0).view,
-        Arc::new(NoControl),
+        Arc::new(IdleBoard),
         1,
     );
     hub

@@ -127,16 +127,7 @@ fn missing_page(app: &App, board: &str) -> Response {
         title = escape(board),
         version = bundle_version(),
     );
-    (
-        StatusCode::NOT_FOUND,
-        [
-            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
-            (header::CONTENT_SECURITY_POLICY, CSP),
-            (header::CACHE_CONTROL, "no-cache"),
-        ],
-        html,
-    )
-        .into_response()
+    html_page(StatusCode::NOT_FOUND, html)
 }
 
 /// The page is a shell whose data calls say when a board is still recovering: only unknown boards are refused.
@@ -172,7 +163,13 @@ fn page(name: &str, board: Option<&str>, title: &str) -> Response {
         title = escape(title),
         version = bundle_version(),
     );
+    html_page(StatusCode::OK, html)
+}
+
+/// An HTML answer with the pages' headers.
+fn html_page(status: StatusCode, html: String) -> Response {
     (
+        status,
         [
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),
             (header::CONTENT_SECURITY_POLICY, CSP),
