@@ -96,7 +96,7 @@ pub fn parse_estimate_score(text: &str) -> Result<f64, GtpError> {
 /// GNU Go's `top_moves_black`/`top_moves_white`: `"D16 75.01 R10 74.04 ..."`, best first.
 pub fn parse_top_moves(text: &str, keep: usize) -> Result<Vec<Candidate>, GtpError> {
     let words: Vec<&str> = text.split_whitespace().collect();
-    if words.len() % 2 != 0 {
+    if !words.len().is_multiple_of(2) {
         return Err(GtpError::Unreadable(text.to_owned()));
     }
     words

@@ -61,7 +61,7 @@ pub(crate) mod tests_support {
             stones[56] = 'W';
         }
         state.position = stones.into_iter().collect();
-        state.to_move = if moves % 2 == 0 {
+        state.to_move = if moves.is_multiple_of(2) {
             goban_rules::Color::Black
         } else {
             goban_rules::Color::White

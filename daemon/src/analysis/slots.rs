@@ -33,7 +33,7 @@ pub(crate) struct Slots {
 enum Analyst {
     /// Its own GTP process, started again after a failure.
     Gtp {
-        engine: Option<GtpEngine>,
+        engine: Option<Box<GtpEngine>>,
         command: Vec<String>,
         style: GtpStyle,
     },
@@ -56,7 +56,7 @@ impl Slots {
             Resolved::Gtp(command, style) => {
                 let first = GtpEngine::start(command, *style, config.nice).await?;
                 let name = first.name.clone();
-                let mut first = Some(first);
+                let mut first = Some(Box::new(first));
                 for _ in 0..count {
                     analysts.push(Analyst::Gtp {
                         engine: first.take(),
@@ -159,7 +159,7 @@ impl Analyst {
             } => {
                 let mut running = match engine.take() {
                     Some(running) => running,
-                    None => GtpEngine::start(command, *style, config.nice).await?,
+                    None => Box::new(GtpEngine::start(command, *style, config.nice).await?),
                 };
                 let limit = patience(config);
                 let answer = tokio::time::timeout(
