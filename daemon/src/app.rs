@@ -30,6 +30,8 @@ pub struct Daemon {
     pub endpoints: Endpoints,
     /// The board registry (tests read it).
     pub hub: Hub,
+    /// The analysis released to the public (the demo says which engine runs).
+    pub analysis: crate::analysis::PublicAnalysis,
     cancel: CancellationToken,
     boards: crate::runtime::Boards,
     journal: Journal,
@@ -62,6 +64,8 @@ pub async fn start(config: Config) -> anyhow::Result<Daemon> {
     // The one broadcast delay: SSE, MQTT and the public REST view release a message at the same instant.
     let public = Feed::public(hub.clone(), config.server.broadcast_delay.0, &cancel);
     let mqtt = MqttPublisher::spawn(mqtt_settings, public.clone())?;
+    // After the delay: an analysis is published only once the position it is about is public.
+    let analysis = crate::analysis::start(&config.analysis, &public, &cancel);
     let boards = crate::runtime::start(&config, &hub, &journal, &cancel)?;
     // Not awaited at stop: a compaction cut short leaves whole transactions only.
     drop(crate::runtime::spawn_compaction(&config, &journal, &cancel));
@@ -71,6 +75,7 @@ pub async fn start(config: Config) -> anyhow::Result<Daemon> {
     let http_addr = listener.local_addr()?;
     let mut settings = http_settings(&config)?;
     settings.tournament = Some(tournament);
+    settings.analysis = Some(analysis.clone());
     let http = tokio::spawn(crate::http::serve(
         listener,
         settings,
@@ -86,6 +91,7 @@ pub async fn start(config: Config) -> anyhow::Result<Daemon> {
     Ok(Daemon {
         endpoints,
         hub,
+        analysis,
         cancel,
         boards,
         journal,
@@ -172,6 +178,7 @@ fn http_settings(config: &Config) -> anyhow::Result<crate::http::HttpSettings> {
         },
         overlay_frame_ancestors: axum::http::HeaderValue::from_str(&server.overlay_frame_ancestors)
             .context("server.overlay_frame_ancestors")?,
+        analysis: None,
     })
 }
 

@@ -236,9 +236,11 @@ async fn demo(
     )?;
     let tokens = config.server.arbiter_tokens.clone();
     let mqtt_prefix = config.mqtt.prefix.clone();
+    let analysis = config.analysis.clone();
     let daemon = app::start(config).await?;
     print_endpoints(&daemon.endpoints);
     print_demo_extras(&daemon.endpoints, &mqtt_prefix, &names);
+    println!("  analysis:      {}", analysis_banner(&analysis));
     println!(
         "  arbiter token: {}",
         tokens.first().map_or("(none)", String::as_str)
@@ -267,6 +269,30 @@ async fn demo(
         let _ = player.await;
     }
     Ok(())
+}
+
+/// What the demo says about analysis at start: the engine and its budget, or how to turn it on.
+fn analysis_banner(config: &crate::analysis::AnalysisConfig) -> String {
+    use crate::analysis::Resolved;
+    match config.resolve(std::env::var("PATH").ok().as_deref()) {
+        Resolved::Gtp(command, _) | Resolved::Katago(command) => format!(
+            "on: {} ({}, {} board(s) at a time, featured {}); \
+             candidate moves on the viewer's \"engine moves\" toggle",
+            command.join(" "),
+            config.budget_words(false),
+            config.max_boards,
+            config
+                .featured
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+        ),
+        Resolved::Off(why) => format!(
+            "off ({why}). To see a live score lead and candidate moves: \
+             apt-get install gnugo, then run the demo again"
+        ),
+    }
 }
 
 fn bundled_games() -> anyhow::Result<Vec<SimGame>> {
@@ -326,6 +352,10 @@ fn demo_config(
         "[server]\nlisten = \"{listen}\"\narbiter_tokens = [\"demo\"]\n[journal]\npath = {:?}\n",
         journal.display().to_string()
     );
+    if let Some(first) = tables.first() {
+        // The first table is the one the engine follows first.
+        text.push_str(&format!("[analysis]\nfeatured = [\"{first}\"]\n"));
+    }
     for table in tables {
         text.push_str(&format!(
             "[[board]]\nid = \"{table}\"\nboard_port = {:?}\nclock_port = {:?}\nautostart = true\n\

@@ -26,6 +26,8 @@ use crate::hub::{BoardView, Hub, Payload, Published, Topic};
 const BUS_CAPACITY: usize = 1024;
 /// Page size when catching up from the journal after the view lagged.
 const CATCH_UP_PAGE: usize = 500;
+/// Analyses held per board until their position is public; older ones go first when full.
+const BESIDE_CAPACITY: usize = 256;
 
 enum Held {
     /// The state of a board the view first saw after it started.
@@ -52,6 +54,18 @@ struct Buffer {
     received_seq: HashMap<Arc<str>, u64>,
     /// Oldest first; `due` only grows because the delay is constant.
     pending: VecDeque<Pending>,
+    /// Per board, messages about a position (analyses) waiting for that position's release.
+    beside: HashMap<Arc<str>, VecDeque<Published>>,
+}
+
+impl Buffer {
+    /// The highest seq of `board` the public sees: its public state's, or a later release.
+    /// `None` while the board is not public at all.
+    fn public_seq(&self, board: &str) -> Option<u64> {
+        let state = self.states.get(board).map(|view| view.seq());
+        let released = self.released_seq.get(board).copied();
+        state.max(released)
+    }
 }
 
 /// The delayed public view of every board; cheap to clone.
@@ -130,6 +144,56 @@ impl DelayedView {
     /// Highest seq of `board` released since the view started; `None` before its first.
     pub(crate) fn released(&self, board: &str) -> Option<u64> {
         self.lock().released_seq.get(board).copied()
+    }
+
+    /// Sends a message about a position (an analysis, `seq` the analysed state's) to the
+    /// public the moment that state is released, never before: now if it already is, else
+    /// held and sent by the release that lets it out. It is not journaled and changes no view.
+    pub(crate) fn publish_beside(&self, message: Published) {
+        let mut buffer = self.lock();
+        if buffer
+            .public_seq(&message.board)
+            .is_some_and(|seq| seq >= message.seq)
+        {
+            // Under the lock, as `release` sends: the bus and `cutoff` agree.
+            self.send_public(message);
+            return;
+        }
+        let held = buffer.beside.entry(message.board.clone()).or_default();
+        if held.len() >= BESIDE_CAPACITY {
+            held.pop_front();
+        }
+        held.push_back(message);
+    }
+
+    fn send_public(&self, message: Published) {
+        self.followers.send(&message);
+        // No public subscriber is fine.
+        let _ = self.bus.send(message);
+    }
+
+    /// Sends the held messages whose position the public now sees (under the lock, in order).
+    fn release_beside(&self, buffer: &mut Buffer) {
+        if buffer.beside.is_empty() {
+            return;
+        }
+        let boards: Vec<Arc<str>> = buffer.beside.keys().cloned().collect();
+        for board in boards {
+            let Some(public) = buffer.public_seq(&board) else {
+                continue;
+            };
+            let Some(held) = buffer.beside.get_mut(&board) else {
+                continue;
+            };
+            while held.front().is_some_and(|m| m.seq <= public) {
+                if let Some(message) = held.pop_front() {
+                    self.send_public(message);
+                }
+            }
+            if held.is_empty() {
+                buffer.beside.remove(&board);
+            }
+        }
     }
 
     /// Messages held back right now.
@@ -228,12 +292,11 @@ impl DelayedView {
                     }
                     let seq = buffer.released_seq.entry(board).or_default();
                     *seq = (*seq).max(message.seq);
-                    self.followers.send(&message);
-                    // No public subscriber is fine.
-                    let _ = self.bus.send(message);
+                    self.send_public(message);
                 }
             }
         }
+        self.release_beside(&mut buffer);
         metrics::gauge!("goban_http_delay_held_messages").set(buffer.pending.len() as f64);
     }
 
@@ -341,6 +404,15 @@ impl Feed {
         match self {
             Self::Live(hub) => hub.published_seq(board),
             Self::Delayed(view) => view.released(board),
+        }
+    }
+
+    /// Sends a message about a position (an analysis) to this feed's readers once the
+    /// position it is about is public here: at once live, after the delay's release else.
+    pub(crate) fn publish_beside(&self, message: Published) {
+        match self {
+            Self::Live(hub) => hub.publish_beside(message),
+            Self::Delayed(view) => view.publish_beside(message),
         }
     }
 

@@ -33,6 +33,9 @@ pub enum Topic {
     Device,
     /// `<prefix>/boards/<board>/audit`, QoS 1: one `arbiter_action` per arbiter action.
     Audit,
+    /// `<prefix>/boards/<board>/analysis`, retained, QoS 0: an engine's view of a position,
+    /// released with that position (never journaled; `seq` is the analysed state's).
+    Analysis,
 }
 
 impl Topic {
@@ -45,6 +48,7 @@ impl Topic {
             Self::Clock => "clock",
             Self::Device => "device",
             Self::Audit => "audit",
+            Self::Analysis => "analysis",
         }
     }
 
@@ -57,6 +61,7 @@ impl Topic {
             "clock" => Self::Clock,
             "device" => Self::Device,
             "audit" => Self::Audit,
+            "analysis" => Self::Analysis,
             _ => return None,
         })
     }
@@ -421,6 +426,15 @@ impl Hub {
         }
         self.followers.send(&message);
         // No subscriber is not an error: publishers come and go.
+        let _ = self.bus.send(message);
+    }
+
+    /// Fan out a message that is not journaled and changes no view (an analysis): to the
+    /// board's followers and the bus, as is. Only the public feed calls it, when that feed
+    /// is the hub itself (no broadcast delay).
+    pub(crate) fn publish_beside(&self, message: Published) {
+        self.followers.send(&message);
+        // No subscriber is not an error.
         let _ = self.bus.send(message);
     }
 

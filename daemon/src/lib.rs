@@ -6,6 +6,7 @@
 //! docs/architecture.md.
 #![warn(missing_docs)]
 
+pub mod analysis;
 pub mod app;
 pub mod archive;
 pub mod broker;

@@ -118,6 +118,24 @@ pub(crate) const SERIES: &[Series] = &[
         "Messages held back by the broadcast delay",
     ),
     series(
+        "goban_analysis_positions_total",
+        Kind::Counter,
+        &[],
+        "Positions an engine analysed and the daemon published beside them",
+    ),
+    series(
+        "goban_analysis_failures_total",
+        Kind::Counter,
+        &[],
+        "Positions an engine failed on or overran (the engine is started again)",
+    ),
+    series(
+        "goban_analysis_waiting",
+        Kind::Gauge,
+        &[],
+        "Boards with a position waiting for the engine",
+    ),
+    series(
         "goban_http_arbiter_requests_total",
         Kind::Counter,
         &["kind", "outcome"],

@@ -61,7 +61,7 @@ pub use input::{
 pub use move_name::MoveName;
 pub use move_records::{MoveRecords, Tail as MoveRecordsTail};
 pub use referee::Referee;
-pub use sgf::SgfError;
+pub use sgf::{MoveNotes, SgfError};
 pub use sgf_header::SgfHeader;
 pub use state::{
     BoardState, DeviceState, Interpretation, LIVE_SCHEMA_VERSION, LastMove, Link, LiveState,

@@ -122,6 +122,16 @@ fn joined(lines: Vec<String>) -> Option<String> {
     (!lines.is_empty()).then(|| lines.join("\n"))
 }
 
+/// What a caller adds to a move's node besides the referee's own record: an engine's
+/// analysis as a comment and properties such as Sabaki's `SBKV` (the daemon's `?analysis=1`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct MoveNotes {
+    /// A line appended to the node's comment.
+    pub comment: Option<String>,
+    /// Properties written on the node, `("SBKV", "61.50")`.
+    pub properties: Vec<(String, String)>,
+}
+
 /// A board state whose moves do not play again from its header's opening: the two come from
 /// different games, or one of them was changed by hand.
 #[derive(Debug, thiserror::Error)]
@@ -133,6 +143,15 @@ impl BoardState {
     /// before a game). `header` is the same game's [`Referee::sgf_header`]. The moves are
     /// played again from the header's opening, so the SGF costs nothing until it is asked for.
     pub fn sgf(&self, header: &SgfHeader) -> Result<String, SgfError> {
+        self.sgf_with_notes(header, &std::collections::BTreeMap::new())
+    }
+
+    /// As [`BoardState::sgf`], with `notes` added on the node of each move number they name.
+    pub fn sgf_with_notes(
+        &self,
+        header: &SgfHeader,
+        notes: &std::collections::BTreeMap<u32, MoveNotes>,
+    ) -> Result<String, SgfError> {
         let Some(id) = &self.game else {
             return Ok(String::new());
         };
@@ -180,10 +199,13 @@ impl BoardState {
                     .map(|i| infraction_line(self.ruleset, i))
                     .collect();
                 lines.extend(audit_lines(&self.audit, record.number));
+                let extra = notes.get(&record.number);
+                lines.extend(extra.and_then(|n| n.comment.clone()));
                 MoveAnnotation {
                     time_left: record.time_left_ms.map(|ms| ms as f64 / 1000.0),
                     periods_left: record.periods_left,
                     comment: joined(lines),
+                    properties: extra.map(|n| n.properties.clone()).unwrap_or_default(),
                 }
             })
             .collect();

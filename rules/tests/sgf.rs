@@ -102,6 +102,14 @@ fn sample_game() -> (Game, GameInfo, Vec<MoveAnnotation>) {
             time_left: Some(600.0 - i as f64),
             periods_left: (i == 2).then_some(3),
             comment: (i == 1).then(|| "missed_capture (CN2002 18.2, 22.6) [warning]".to_owned()),
+            properties: if i == 2 {
+                vec![
+                    ("SBKV".into(), "61.50".into()),
+                    ("bad id".into(), "x".into()),
+                ]
+            } else {
+                Vec::new()
+            },
         });
     }
     g.end_with(GameResult::parse_sgf("W+0.25").unwrap())
@@ -141,9 +149,14 @@ fn written_sgf_reads_back_the_same_game() {
         "PC[Beijing, Qiyuan hall]",
         "TM[600]",
         "OT[3x30 byo-yomi]",
+        "SBKV[61.50]",
     ] {
         assert!(text.contains(needle), "{needle} missing in {text}");
     }
+    assert!(
+        !text.contains("bad id"),
+        "a property id not of capitals is not written"
+    );
     let back = &read_sgf(&text).unwrap()[0];
     assert_eq!(back.setup.size, g.setup().size);
     assert_eq!(back.setup.handicap, 3);

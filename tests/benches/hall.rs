@@ -33,6 +33,10 @@
 //! of its own, reported apart in docs/performance.md),
 //! `GOBAN_HALL_SPEED` (the tables' pace, default 1.0: human; a faster pace reaches the
 //! memory of late games within a short run, at a higher rate of moves),
+//! `GOBAN_HALL_ANALYSIS` (`1`: the daemon's `[analysis]` runs GNU Go, `engine = "gtp"`, one
+//! position at a time at nice 19, featured `table-1`; `idle`: the same GNU Go (Debian's
+//! `/usr/games/gnugo`) started as `chrt --idle 0 ...`, under `SCHED_IDLE`; default off,
+//! `engine = "off"`, so that an installed GNU Go does not change the other figures),
 //! `GOBAN_HALL_DELAY` (the daemon's `broadcast_delay` in seconds, default 0: with one, the
 //! public SSE and MQTT the probes follow are late by it, so only the memory and CPU figures
 //! mean anything), `GOBAN_HALL_MQTT_PORT` (a running broker's port; by default the bench
@@ -101,6 +105,8 @@ struct Settings {
     speed: f64,
     /// The daemon's broadcast delay, seconds.
     delay_s: u64,
+    /// Whether the daemon runs GNU Go beside the hall: `""` no, `"1"` niced, `"idle"` SCHED_IDLE.
+    analysis: String,
     mqtt_port: u16,
     bin: PathBuf,
     keep: bool,
@@ -135,6 +141,10 @@ impl Settings {
             settle_ms: env_or("GOBAN_HALL_SETTLE_MS", 300),
             speed: env_or("GOBAN_HALL_SPEED", 1.0),
             delay_s: env_or("GOBAN_HALL_DELAY", 0),
+            analysis: std::env::var("GOBAN_HALL_ANALYSIS")
+                .ok()
+                .filter(|v| v == "1" || v == "idle")
+                .unwrap_or_default(),
             mqtt_port: env_or("GOBAN_HALL_MQTT_PORT", 0),
             bin,
             keep: std::env::var("GOBAN_HALL_KEEP").is_ok_and(|v| v == "1"),
@@ -330,6 +340,14 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
         settings.mqtt_port,
         settings.settle_ms,
     );
+    config.push_str(match settings.analysis.as_str() {
+        "1" => "[analysis]\nengine = \"gtp\"\nfeatured = [\"table-1\"]\n",
+        "idle" => {
+            "[analysis]\nengine = \"gtp\"\nfeatured = [\"table-1\"]\ncommand = [\"chrt\", \"--idle\", \"0\", \
+             \"/usr/games/gnugo\", \"--mode\", \"gtp\", \"--chinese-rules\", \"--level\", \"8\"]\n"
+        }
+        _ => "[analysis]\nengine = \"off\"\n",
+    });
     let board_entry = |id: &str, board: &Path, clock: &Path| {
         format!(
             "[[board]]\nid = \"{id}\"\nboard_port = {:?}\nclock_port = {:?}\nsize = 19\nautostart = true\n\
@@ -513,6 +531,27 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
         "the daemon's stages over the window (all boards; /metrics at its start and end):\n{}",
         stages::report(&stages_start, &stages_end)
     );
+
+    if !settings.analysis.is_empty() {
+        let metrics = http
+            .get(format!("{base}/metrics"))
+            .send()
+            .await?
+            .text()
+            .await?;
+        let analysed = metrics
+            .lines()
+            .find(|l| l.starts_with("goban_analysis_positions_total"))
+            .unwrap_or("goban_analysis_positions_total: none");
+        println!(
+            "analysis beside the hall (GNU Go, {}, one position at a time): {analysed}",
+            if settings.analysis == "idle" {
+                "SCHED_IDLE and nice 19"
+            } else {
+                "nice 19"
+            }
+        );
+    }
 
     // REST while the boards play: the probe with the most moves, then the same bytes static.
     let rest_board = "probe-1";

@@ -32,7 +32,7 @@ cargo build -p goban-bridge
 cd tests/browser
 # One file at a time: each starts its own daemon and simulated tables on 2 cores.
 status=0
-for file in pages.test.mjs console.test.mjs console-rulings.test.mjs token.test.mjs restart.test.mjs hall.test.mjs; do
+for file in pages.test.mjs console.test.mjs console-rulings.test.mjs token.test.mjs restart.test.mjs hall.test.mjs analysis.test.mjs; do
   timeout 300 node --test --test-reporter=spec "$file" || status=1
 done
 # Firefox speaks WebDriver BiDi over a WebSocket: built into Node from 22, behind a flag in Node 20.

@@ -111,22 +111,27 @@ export async function startDemo({ boards = 2, speed = 6, port, token = TOKEN } =
   return daemon.ready();
 }
 
-/** `goban-bridge simulate` on pseudo-terminals (kept across daemon restarts) and the config of a daemon reading them. */
-export async function startSimulator({ games, boards = 1, speed = 4, size = 19, timeControl = 'byoyomi-cn:main=20m,reserve=3,period=30s', configExtra = '' }) {
+/**
+ * `goban-bridge simulate` on pseudo-terminals (kept across daemon restarts) and the config of a daemon reading them;
+ * `server` adds lines to `[server]`, `extra` and `configExtra` append sections (`[analysis]`, `[tournament]`, `[[server.arbiters]]`).
+ */
+export async function startSimulator({
+  games, boards = 1, speed = 4, size = 19, timeControl = 'byoyomi-cn:main=20m,reserve=3,period=30s', server = '', extra = '', configExtra = '',
+}) {
   const dir = mkdtempSync(join(tmpdir(), 'goban-browser-sim-'));
   const ports = join(dir, 'ports');
   mkdirSync(ports);
   const sim = new Child('simulator', ['simulate', '--games', games, '--boards', String(boards), '--speed', String(speed), '--dir', ports]);
   await until('simulated tables', () => sim.output.includes('\t'), 30000);
   const port = await freePort();
-  let config = `[server]\nlisten = "127.0.0.1:${port}"\narbiter_tokens = ["${TOKEN}"]\n[journal]\npath = "${join(dir, 'journal.sqlite')}"\n`;
+  let config = `[server]\nlisten = "127.0.0.1:${port}"\narbiter_tokens = ["${TOKEN}"]\n${server}[journal]\npath = "${join(dir, 'journal.sqlite')}"\n`;
   for (const line of sim.output.split('\n').filter((l) => l.includes('\t'))) {
     const [name, , boardPort, clockPort] = line.split('\t');
     config += `[[board]]\nid = "${name}"\nboard_port = "${boardPort}"\nclock_port = "${clockPort ?? boardPort}"\nsize = ${size}\n`
       + `autostart = true\ntime_control = "${timeControl}"\nblack = "Black Player"\nwhite = "White Player"\n`;
   }
   const configPath = join(dir, 'goban.toml');
-  writeFileSync(configPath, config + configExtra);
+  writeFileSync(configPath, config + extra + configExtra);
   return {
     sim,
     port,

@@ -17,9 +17,12 @@ export function useWindowSize() {
 
 /**
  * `signMap` to draw; `lastPoint` marked with a circle; `numbers` (a map of move numbers) shown as labels
- * when given; `highlight` points get a square; `dead` points are dimmed; `pixels` is the board's width.
+ * when given; `highlight` points get a square; `dead` points are dimmed and crossed; `candidates`
+ * ("D4" points, best first) are labelled 1, 2, ...; `paint` (1/-1 per point) shades territory;
+ * `pixels` is the board's width.
  */
-export function Board({ signMap, size, pixels, lastPoint, numbers, highlight = [], dead = [], coordinates = true, onVertexClick, label }) {
+export function Board({ signMap, size, pixels, lastPoint, numbers, highlight = [], dead = [], candidates = [], paint,
+  coordinates = true, onVertexClick, label }) {
   const cells = size + (coordinates ? 2 : 0.6);
   const vertexSize = Math.max(6, Math.floor(pixels / cells));
   const markerMap = emptyMap(size);
@@ -33,8 +36,14 @@ export function Board({ signMap, size, pixels, lastPoint, numbers, highlight = [
   const selected = highlight.map((p) => vertexOf(p, size)).filter(Boolean);
   for (const [x, y] of selected) if (!markerMap[y][x]) markerMap[y][x] = { type: 'square' };
   const dimmed = dead.map((p) => vertexOf(p, size)).filter(Boolean);
+  for (const [x, y] of dimmed) markerMap[y][x] = { type: 'cross' };
+  candidates.forEach((p, i) => {
+    const v = vertexOf(p, size);
+    if (v && !signMap[v[1]][v[0]]) markerMap[v[1]][v[0]] = { type: 'label', label: String(i + 1) };
+  });
   return (
-    <div class="board" role="img" aria-label={label}>
+    <div class={`board${candidates.length ? ' with-candidates' : ''}`} role="img" aria-label={label}
+      data-candidates={candidates.join(' ') || undefined} data-dead={dead.join(' ') || undefined}>
       <Goban
         vertexSize={vertexSize}
         signMap={signMap}
@@ -42,8 +51,9 @@ export function Board({ signMap, size, pixels, lastPoint, numbers, highlight = [
         showCoordinates={coordinates}
         selectedVertices={selected}
         dimmedVertices={dimmed}
+        paintMap={paint}
         onVertexClick={onVertexClick}
-        busy={!onVertexClick}
+        busy={false}
       />
     </div>
   );

@@ -4,6 +4,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { Clocks } from './clock.jsx';
 import { HallFeed } from './hallfeed.js';
 import { MiniBoard } from './miniboard.jsx';
+import { resultOf } from './result.js';
 
 /** One IntersectionObserver for all tiles: a tile draws its board only near the viewport. */
 function visibilityWatcher() {
@@ -74,7 +75,7 @@ const Tile = memo(function Tile({ id, feed, watcher, version }) {
           </div>
           <div class="tile-info">
             <span class="move-number">move {state.move_number ?? 0}</span>
-            <span class="phase">{state.result || state.phase}</span>
+            <span class="phase">{resultOf(state) || state.phase}</span>
           </div>
           <Clocks reading={state.clock} receivedAt={feed.clockAt.get(id)} tick={1000} compact
             live={state.phase === 'playing'} />

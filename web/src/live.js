@@ -1,6 +1,7 @@
 // One board followed live: its state from the per-board SSE stream (the browser resumes it with
 // Last-Event-ID by itself) and its move list from GET /moves?since=N, caught up whenever it has a gap.
 import { useEffect, useState } from 'preact/hooks';
+import { emptyAnalysis, withAnalysis, withPage } from './analysis.js';
 import { boardPath, getJson } from './api.js';
 import { applyTick } from './clocktime.js';
 
@@ -30,7 +31,21 @@ export class BoardFeed {
     this.again = false;
     this.closed = false;
     this.lastEventId = '';
+    this.analysis = emptyAnalysis();
     this.open();
+    this.loadAnalysis();
+  }
+
+  /** The analysis released so far (a daemon without the route: analysis stays unknown). */
+  async loadAnalysis() {
+    try {
+      const page = await getJson(`${boardPath(this.id)}/analysis`);
+      if (this.closed) return;
+      this.analysis = withPage(this.analysis, page);
+      this.onChange();
+    } catch (error) {
+      console.warn(`analysis of ${this.id}: ${error.message}`);
+    }
   }
 
   /**
@@ -47,7 +62,7 @@ export class BoardFeed {
       this.setConnection('reconnecting');
       setTimeout(() => !this.closed && this.source === source && this.open(), 2000);
     };
-    for (const topic of ['state', 'moves', 'clock', 'infractions', 'device']) {
+    for (const topic of ['state', 'moves', 'clock', 'infractions', 'device', 'analysis']) {
       source.addEventListener(topic, (e) => {
         if (e.lastEventId) this.lastEventId = e.lastEventId;
         this.handle(topic, e);
@@ -75,6 +90,7 @@ export class BoardFeed {
     if (topic === 'state') this.handleState(data);
     else if (topic === 'moves') this.handleMove(data);
     else if (topic === 'clock') this.handleClock(data);
+    else if (topic === 'analysis') this.analysis = withAnalysis(this.analysis, data);
     else if (topic === 'infractions' && data.infraction && this.state) {
       const list = (this.state.infractions || []).filter((i) => i.id !== data.infraction.id);
       this.state = { ...this.state, infractions: [...list, data.infraction] };

@@ -1,10 +1,15 @@
 // GET /board/{id}: the broadcast viewer, live from the public (delayed) stream, with navigation back through the game.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { analysisOf } from './analysis.js';
+import { CandidateList, EngineNote, LeadBar, LeadGraph } from './analysis.jsx';
 import { boardPath } from './api.js';
 import { Board, useWindowSize } from './board.jsx';
 import { Clocks } from './clock.jsx';
+import { CountPanel, Penalties, Players, useSeating } from './gameinfo.jsx';
 import { replay, signMapOf } from './go.js';
 import { useBoardFeed } from './live.js';
+import { resultOf, unitOf } from './result.js';
+import { territoryOf } from './territory.js';
 
 const COLOR_LETTER = { black: 'B', white: 'W' };
 
@@ -55,11 +60,39 @@ export function useShownPosition(feed, at) {
   return { state, moves, size, total, shown, live, signMap, captures, lastPoint, numbers: replayed.numbers };
 }
 
+/** The counting view applies while counting, and to a finished game the count gave. */
+export function countingView(state) {
+  return state?.phase === 'counting' || (state?.phase === 'finished' && !!state?.count);
+}
+
+/** The engine's column: bar, graph, engine and budget, and the commentator's candidate moves. */
+function EngineColumn({ feed, view, unit, candidates, setCandidates }) {
+  const held = feed.analysis;
+  const current = analysisOf(held, view.state);
+  const shownLead = held.latest && held.latest.game === view.state.game ? held.latest : null;
+  return (
+    <section class="engine-col" aria-label="engine analysis">
+      <LeadBar analysis={shownLead} unit={unit} />
+      <LeadGraph history={held.history} total={view.total} shown={view.shown} />
+      <EngineNote held={held} />
+      {held.enabled && (
+        <label class="toggle">
+          <input type="checkbox" checked={candidates} onChange={(e) => setCandidates(e.currentTarget.checked)} /> engine moves
+        </label>
+      )}
+      {candidates && view.live && current && <CandidateList analysis={current} unit={unit} />}
+    </section>
+  );
+}
+
 export function Viewer({ id }) {
   const feed = useBoardFeed(id);
   const [at, setAt] = useState(null);
   const [numbers, setNumbers] = useState(false);
+  // The commentator's toggle: off by default, so nothing of the engine's moves goes on air unasked.
+  const [candidates, setCandidates] = useState(false);
   const win = useWindowSize();
+  const seating = useSeating(id);
   const view = useShownPosition(feed, at);
   const go = (n) => setAt(n == null || n >= view.total ? null : Math.max(0, n));
   useEffect(() => {
@@ -76,36 +109,50 @@ export function Viewer({ id }) {
     return () => window.removeEventListener('keydown', onKey);
   });
   const state = view.state;
+  const counting = countingView(state) && view.live;
+  const territory = useMemo(
+    () => (counting ? territoryOf(state.position, view.size, state.dead_stones) : null),
+    [counting, state?.position, state?.dead_stones, view.size],
+  );
   if (!state) {
     return <main class="loading" role="status">{feed?.connection === 'closed' ? `board ${id} not found` : `loading ${id}…`}</main>;
   }
   const wide = win.width >= 900;
   const pixels = wide ? Math.min(win.height - 70, win.width - 400) : win.width - 12;
+  const unit = unitOf(state);
+  const result = resultOf(state);
+  const current = analysisOf(feed.analysis, state);
+  const shownCandidates = candidates && view.live && current ? current.candidates.map((c) => c.point) : [];
   return (
     <>
       <header class="top">
         <h1>
           <span class="board-id">{id}</span>
-          <span class="players">{state.black || 'Black'} – {state.white || 'White'}</span>
+          <span class="players">{seating?.black_name || state.black || 'Black'} – {seating?.white_name || state.white || 'White'}</span>
         </h1>
         <span class="summary">{state.ruleset} · komi {state.komi} · {state.phase}</span>
-        {state.result && <span class="result" data-result={state.result}>{state.result}</span>}
+        {result && <span class="result" data-result={state.result ?? state.proposed_result} data-unit={unit}>{result}</span>}
         <span class={`conn ${feed.connection}`} role="status">{feed.connection}</span>
         <nav><a href="/">hall</a></nav>
       </header>
       <main class={`viewer${wide ? ' wide' : ''}`}>
         <Board signMap={view.signMap} size={view.size} pixels={pixels} lastPoint={view.lastPoint}
           numbers={numbers ? view.numbers : null}
+          dead={counting ? state.dead_stones || [] : []}
+          paint={territory?.paint}
+          candidates={shownCandidates}
           label={`board ${id} after move ${view.shown}`} />
         <aside class="side">
+          <Players state={state} seating={seating} />
           <Clocks reading={state.clock} receivedAt={feed.clockAt} names={state}
             live={state.phase === 'playing'} />
           <div class="captures" aria-label="captures">
             captures: <span class="stone-icon black" aria-hidden="true" /> {view.captures.black ?? 0}
             {' '}<span class="stone-icon white" aria-hidden="true" /> {view.captures.white ?? 0}
           </div>
-          {state.warnings && <div class="warnings" aria-label="warnings" data-black={state.warnings.black} data-white={state.warnings.white}>
-            warnings: <span class="stone-icon black" aria-hidden="true" /> {state.warnings.black} <span class="stone-icon white" aria-hidden="true" /> {state.warnings.white}</div>}
+          {counting && <CountPanel state={state} territory={territory} />}
+          <Penalties state={state} />
+          <EngineColumn feed={feed} view={view} unit={unit} candidates={candidates} setCandidates={setCandidates} />
           <Navigation shown={view.shown} total={view.total} live={view.live} go={go} />
           <label class="toggle">
             <input type="checkbox" checked={numbers} onChange={(e) => setNumbers(e.currentTarget.checked)} /> move numbers

@@ -68,13 +68,14 @@ pub fn parse(text: &str) -> Result<Config, ConfigErrors> {
             "log",
             "board",
             "tournament",
+            "analysis",
         ]
         .contains(&name)
         {
             reader.push(
                 key.span(),
                 name,
-                "unknown section; expected server, journal, mqtt, referee, log, tournament or [[board]]",
+                "unknown section; expected server, journal, mqtt, referee, log, tournament, analysis or [[board]]",
             );
         }
     }
@@ -85,22 +86,15 @@ pub fn parse(text: &str) -> Result<Config, ConfigErrors> {
     let log = reader.section(table.remove("log"), "log");
     let boards = reader.boards(table.remove("board"));
     let tournament = reader.section(table.remove("tournament"), "tournament");
+    let analysis = reader.section(table.remove("analysis"), "analysis");
     match (
-        server,
-        journal,
-        mqtt,
-        referee,
-        log,
-        tournament,
+        (server, journal, mqtt),
+        (referee, log, tournament, analysis),
         reader.issues.is_empty(),
     ) {
         (
-            Some(server),
-            Some(journal),
-            Some(mqtt),
-            Some(referee),
-            Some(log),
-            Some(tournament),
+            (Some(server), Some(journal), Some(mqtt)),
+            (Some(referee), Some(log), Some(tournament), Some(analysis)),
             true,
         ) => Ok(Config {
             server,
@@ -110,6 +104,7 @@ pub fn parse(text: &str) -> Result<Config, ConfigErrors> {
             log,
             boards,
             tournament,
+            analysis,
         }),
         _ => Err(ConfigErrors(reader.issues)),
     }

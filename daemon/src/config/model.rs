@@ -26,6 +26,8 @@ pub struct Config {
     pub boards: Vec<BoardConfig>,
     /// `[tournament]`: where rounds come from and results go (issue 13).
     pub tournament: crate::tournament::TournamentConfig,
+    /// `[analysis]`: the engine beside the broadcast (issue 42).
+    pub analysis: crate::analysis::AnalysisConfig,
 }
 
 /// `[server]`.

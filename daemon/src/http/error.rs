@@ -266,11 +266,11 @@ impl IntoResponse for ApiError {
 /// segment that is not UTF-8 or a malformed query) into an RFC 9457 problem.
 pub(crate) async fn ensure_json_errors(response: Response) -> Response {
     let status = response.status();
-    let is_problem = response
-        .headers()
-        .get(header::CONTENT_TYPE)
-        .is_some_and(|v| v.as_bytes() == PROBLEM_JSON.as_bytes());
-    if !(status.is_client_error() || status.is_server_error()) || is_problem {
+    let content_type = response.headers().get(header::CONTENT_TYPE);
+    let is_problem = content_type.is_some_and(|v| v.as_bytes() == PROBLEM_JSON.as_bytes());
+    // A page's own 404 (an unknown board's viewer) is for people: it stays HTML.
+    let is_page = content_type.is_some_and(|v| v.as_bytes().starts_with(b"text/html"));
+    if !(status.is_client_error() || status.is_server_error()) || is_problem || is_page {
         return response;
     }
     let (parts, body) = response.into_parts();

@@ -62,6 +62,8 @@ pub(crate) struct App {
     tournament: Option<Arc<crate::tournament::Desk>>,
     /// The overlay page's whole CSP (its `frame-ancestors` is configured).
     overlay_csp: axum::http::HeaderValue,
+    /// The analysis released to the public (issue 42), when started.
+    analysis: Option<crate::analysis::PublicAnalysis>,
 }
 
 impl App {
@@ -151,6 +153,7 @@ fn build(settings: HttpSettings, public: Feed, shutdown: CancellationToken) -> R
         started: std::time::Instant::now(),
         tournament: settings.tournament,
         overlay_csp: pages::overlay_csp(&settings.overlay_frame_ancestors),
+        analysis: settings.analysis,
     });
     routes::all()
         .fallback(error::handle_no_route)

@@ -14,7 +14,7 @@ use super::bodies::{
     ResumePlayBody, Ruleset, RulingAction, RulingBody, SekiAction, SekiBody, StartGameBody,
 };
 use super::error::{PROBLEM_JSON, Problem};
-use super::routes::{arbiter, archive, boards, games, me};
+use super::routes::{analysis, arbiter, archive, boards, games, me};
 use super::schema::{
     AuditEntry, AuditList, BoardHealth, BoardList, BoardState, Count, Evidence, GameList, Health,
     Infraction, JournalHealth, LastMove, LiveBoardState, MoveRecord, SekiMark, SideCount, SseEvent,
@@ -36,6 +36,7 @@ use super::{metrics, sse};
         boards::handle_board,
         boards::handle_board_sgf,
         boards::handle_moves,
+        analysis::handle_analysis,
         sse::handle_events,
         sse::handle_hall_events,
         arbiter::handle_start_game,
@@ -66,6 +67,8 @@ use super::{metrics, sse};
         StartGameBody, RulingBody, RulingAction, ClockBody, DeadStonesBody, ResultBody, Color, Ruleset, KoRule,
         NoteBody, LateStartBody, AcknowledgeBody, ResumePlayBody, Evidence, AuditEntry, AuditList, SekiBody, SekiAction,
         Count, SideCount, SekiMark, me::ArbiterMe,
+        crate::analysis::store::AnalysisPage, crate::analysis::Analysis, crate::analysis::Candidate,
+        crate::analysis::EngineInfo, crate::analysis::LeadPoint,
     )),
     modifiers(&ArbiterAuth, &ProblemResponses),
     tags(

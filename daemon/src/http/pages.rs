@@ -111,30 +111,66 @@ fn unframed() -> HeaderValue {
     HeaderValue::from_static(CSP)
 }
 
-async fn handle_viewer(
-    State(app): State<Arc<App>>,
-    Path(board): Path<String>,
-) -> Result<Response, ApiError> {
-    known(&app, &board)?;
-    Ok(page(
+async fn handle_viewer(State(app): State<Arc<App>>, Path(board): Path<String>) -> Response {
+    if known(&app, &board).is_err() {
+        return missing_page(&app, &board);
+    }
+    page(
         "board",
         Some(&board),
         &format!("{board} · goban-bridge"),
         unframed(),
-    ))
+    )
 }
 
-async fn handle_overlay(
-    State(app): State<Arc<App>>,
-    Path(board): Path<String>,
-) -> Result<Response, ApiError> {
-    known(&app, &board)?;
-    Ok(page(
+async fn handle_overlay(State(app): State<Arc<App>>, Path(board): Path<String>) -> Response {
+    if known(&app, &board).is_err() {
+        return missing_page(&app, &board);
+    }
+    page(
         "overlay",
         Some(&board),
         &format!("{board} overlay"),
         app.overlay_csp.clone(),
-    ))
+    )
+}
+
+/// A page (404) for a board this daemon does not have: a browser, or OBS, shows words and the
+/// boards there are, not an API error body.
+fn missing_page(app: &App, board: &str) -> Response {
+    let boards: String = app
+        .hub
+        .boards()
+        .iter()
+        .map(|b| {
+            let b = escape(b);
+            format!(r#"<li><a href="/board/{b}">{b}</a></li>"#)
+        })
+        .collect();
+    let html = format!(
+        r#"<!doctype html>
+<html lang="en" class="page-missing">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>No board {title} · goban-bridge</title>
+<link rel="icon" href="/favicon.ico" type="image/svg+xml">
+<link rel="stylesheet" href="/assets/app.css?v={version}">
+</head>
+<body>
+<main class="missing" data-board="{title}">
+<h1>No board “{title}” here</h1>
+<p>This goban-bridge has no board with that id. The boards it has:</p>
+<ul>{boards}</ul>
+<p><a href="/">Back to the hall</a></p>
+</main>
+</body>
+</html>
+"#,
+        title = escape(board),
+        version = bundle_version(),
+    );
+    html_page(StatusCode::NOT_FOUND, html, unframed())
 }
 
 /// The page is a shell whose data calls say when a board is still recovering: only unknown boards are refused.
@@ -148,7 +184,6 @@ fn known(app: &App, board: &str) -> Result<(), ApiError> {
 
 /// The HTML shell of a page: the front end reads `data-page` and `data-board`.
 fn page(name: &str, board: Option<&str>, title: &str, csp: HeaderValue) -> Response {
-    let never_framed = csp.as_bytes().ends_with(b"frame-ancestors 'none'");
     let board_attr = board
         .map(|b| format!(r#" data-board="{}""#, escape(b)))
         .unwrap_or_default();
@@ -171,7 +206,15 @@ fn page(name: &str, board: Option<&str>, title: &str, csp: HeaderValue) -> Respo
         title = escape(title),
         version = bundle_version(),
     );
+    html_page(StatusCode::OK, html, csp)
+}
+
+/// An HTML answer with the pages' headers; a page that may never be framed also says so to
+/// browsers that do not read CSP.
+fn html_page(status: StatusCode, html: String, csp: HeaderValue) -> Response {
+    let never_framed = csp.as_bytes().ends_with(b"frame-ancestors 'none'");
     let mut response = (
+        status,
         [
             (
                 header::CONTENT_TYPE,

@@ -153,6 +153,8 @@ pub(crate) struct HttpSettings {
     /// CSP `frame-ancestors` of the overlay pages (`server.overlay_frame_ancestors`); the
     /// console, the hall, the viewer and /api/docs may not be framed at all.
     pub(crate) overlay_frame_ancestors: HeaderValue,
+    /// The analysis the public feed released; `None` answers "off" on `/boards/{board}/analysis`.
+    pub(crate) analysis: Option<crate::analysis::PublicAnalysis>,
 }
 
 impl Default for HttpSettings {
@@ -171,6 +173,7 @@ impl Default for HttpSettings {
                 max_connections: 4096,
             },
             overlay_frame_ancestors: HeaderValue::from_static("*"),
+            analysis: None,
         }
     }
 }

@@ -87,7 +87,7 @@ fn resume_point(headers: &HeaderMap, query: &EventsQuery) -> Result<Option<u64>,
         EventsQuery,
     ),
     responses(
-        (status = 200, description = "text/event-stream: `id:` seq, `event:` state|moves|infractions|clock|device|audit, `data:` JSON payload", content_type = "text/event-stream", body = String),
+        (status = 200, description = "text/event-stream: `id:` seq, `event:` state|moves|infractions|clock|device|audit|analysis (no `id:` on analysis), `data:` JSON payload", content_type = "text/event-stream", body = String),
         (status = 400, description = "Bad Last-Event-ID", body = super::schema::ErrorBody),
         (status = 404, description = "Unknown board", body = super::schema::ErrorBody),
         (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`)", body = super::schema::ErrorBody),
@@ -210,6 +210,9 @@ impl Pump {
     }
 
     async fn forward(&mut self, message: &Published) -> Result<(), Stop> {
+        if message.topic == Topic::Analysis && message.board == self.board {
+            return self.forward_analysis(message).await;
+        }
         if message.board != self.board || message.seq <= self.last {
             return Ok(());
         }
@@ -220,6 +223,15 @@ impl Pump {
         self.sender.send(Ok(event)).await.map_err(|_| Stop::Gone)?;
         self.last = message.seq;
         Ok(())
+    }
+
+    /// An analysis: not journaled, so no `id:` (a resume point must be a journaled seq); its
+    /// `seq` is the analysed state's, which this stream has already sent.
+    async fn forward_analysis(&mut self, message: &Published) -> Result<(), Stop> {
+        let event = Event::default()
+            .event(event_name(message.topic))
+            .data(message.payload.as_str());
+        self.sender.send(Ok(event)).await.map_err(|_| Stop::Gone)
     }
 
     /// Sends what the journal holds after `last`, up to what this feed may show.
@@ -268,7 +280,7 @@ impl Pump {
     }
 }
 
-/// GET /events: every board's `state`, `infractions` and `clock` messages on one stream, for the hall page.
+/// GET /events: every board's `state`, `infractions`, `clock` and `analysis` messages on one stream, for the hall page.
 ///
 /// No resume: a client that reconnects re-reads `GET /boards` (api.md).
 #[utoipa::path(
@@ -276,7 +288,7 @@ impl Pump {
     path = "/api/v1/events",
     tag = "boards",
     responses(
-        (status = 200, description = "text/event-stream: `event:` state|infractions|clock, `data:` the per-board JSON (with `board` and `seq`)", content_type = "text/event-stream", body = String),
+        (status = 200, description = "text/event-stream: `event:` state|infractions|clock|analysis, `data:` the per-board JSON (with `board` and `seq`)", content_type = "text/event-stream", body = String),
     )
 )]
 pub(crate) async fn handle_hall_events(State(app): State<Arc<App>>, viewer: Viewer) -> Response {
@@ -295,7 +307,7 @@ pub(crate) async fn handle_hall_events(State(app): State<Arc<App>>, viewer: View
                 };
                 if !matches!(
                     message.topic,
-                    Topic::State | Topic::Infractions | Topic::Clock
+                    Topic::State | Topic::Infractions | Topic::Clock | Topic::Analysis
                 ) {
                     continue;
                 }

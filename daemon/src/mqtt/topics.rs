@@ -20,6 +20,8 @@ pub fn delivery(topic: Topic) -> (QoS, bool) {
         Topic::State | Topic::Device => (QoS::AtLeastOnce, true),
         Topic::Moves | Topic::Infractions | Topic::Audit => (QoS::AtLeastOnce, false),
         Topic::Clock => (QoS::AtMostOnce, false),
+        // The next analysis replaces it; a subscriber arriving late gets the last one.
+        Topic::Analysis => (QoS::AtMostOnce, true),
     }
 }
 
@@ -39,6 +41,11 @@ mod tests {
         assert_eq!(delivery(Topic::Clock), (QoS::AtMostOnce, false));
         assert_eq!(delivery(Topic::Device), (QoS::AtLeastOnce, true));
         assert_eq!(delivery(Topic::Audit), (QoS::AtLeastOnce, false));
+        assert_eq!(delivery(Topic::Analysis), (QoS::AtMostOnce, true));
+        assert_eq!(
+            board_topic("goban", "table-1", Topic::Analysis),
+            "goban/boards/table-1/analysis"
+        );
         assert_eq!(
             board_topic("goban", "table-1", Topic::Audit),
             "goban/boards/table-1/audit"

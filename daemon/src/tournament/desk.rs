@@ -544,6 +544,8 @@ impl Desk {
                     white: p.white.to_string(),
                     black_name: round.display_name(&p.black).to_owned(),
                     white_name: round.display_name(&p.white).to_owned(),
+                    black_rank: round.players.get(&p.black).and_then(|x| x.rank.clone()),
+                    white_rank: round.players.get(&p.white).and_then(|x| x.rank.clone()),
                     handicap: p.handicap,
                     komi: p.komi,
                     time_control: p.time_control.map(|t| t.to_string()),
@@ -555,6 +557,7 @@ impl Desk {
             .collect();
         Ok(RoundView {
             round: round.number,
+            event: self.config.event.clone(),
             source: current.source.clone(),
             tables,
             byes: round.byes.iter().map(ToString::to_string).collect(),

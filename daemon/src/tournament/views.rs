@@ -20,6 +20,12 @@ pub struct TableView {
     pub black_name: String,
     /// White's name.
     pub white_name: String,
+    /// Black's rank as the pairing program writes it ("3k", "1d"), when it gives one.
+    #[serde(default)]
+    pub black_rank: Option<String>,
+    /// White's rank, when the pairing program gives one.
+    #[serde(default)]
+    pub white_rank: Option<String>,
     /// Handicap stones.
     pub handicap: u8,
     /// Komi in points, when the round sets one.
@@ -39,6 +45,9 @@ pub struct TableView {
 pub struct RoundView {
     /// Round number.
     pub round: u32,
+    /// The event's name (`[tournament] event`), for pages and overlays.
+    #[serde(default)]
+    pub event: Option<String>,
     /// `opengotha`, `opengotha-file`, `csv` or `pairgoth:<tid>`.
     pub source: String,
     /// Tables in order.

@@ -15,6 +15,9 @@ pub struct MoveAnnotation {
     pub periods_left: Option<u32>,
     /// A comment (`C`), e.g. an infraction with its article.
     pub comment: Option<String>,
+    /// Other properties of the node, written after the comment as `ID[value]` (value escaped),
+    /// e.g. Sabaki's win rate `SBKV`. The identifier must be upper-case letters.
+    pub properties: Vec<(String, String)>,
 }
 
 /// Seconds with at most millisecond precision and no trailing zeros: `600`, `12.5`.
@@ -125,6 +128,11 @@ fn write_game(
             let _ = write!(out, "O{letter}[{n}]");
         }
         push_text(&mut out, "C", a.comment.as_deref());
+        for (ident, value) in &a.properties {
+            if !ident.is_empty() && ident.bytes().all(|b| b.is_ascii_uppercase()) {
+                push_text(&mut out, ident, Some(value));
+            }
+        }
     }
     if let Some(t) = territory {
         push_points(&mut out, "TB", &t.black, game);

@@ -229,12 +229,19 @@ pub(crate) async fn handle_moves(
         .map_err(|err| ApiError::Unavailable(format!("moves did not serialize: {err}")))
 }
 
+/// Query of `GET /boards/{board}/sgf`.
+#[derive(Debug, Deserialize, utoipa::IntoParams)]
+pub(crate) struct SgfQuery {
+    /// `true`: the engine's analysis the public was shown, as comments and Sabaki's `SBKV`.
+    analysis: Option<bool>,
+}
+
 /// GET /boards/{board}/sgf: the game as SGF, by the rules core's writer; the public gets the delayed one.
 #[utoipa::path(
     get,
     path = "/api/v1/boards/{board}/sgf",
     tag = "boards",
-    params(("board" = String, Path, description = "Board id from the config")),
+    params(("board" = String, Path, description = "Board id from the config"), SgfQuery),
     responses(
         (status = 200, description = "SGF FF[4] of the current game", content_type = "application/x-go-sgf", body = String),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
@@ -245,11 +252,15 @@ pub(crate) async fn handle_board_sgf(
     State(app): State<Arc<App>>,
     viewer: Viewer,
     Path(board): Path<String>,
+    Query(query): Query<SgfQuery>,
 ) -> Result<Response, ApiError> {
     let view = app
         .feed(&viewer)
         .view(&board)
         .ok_or_else(|| app.missing(&board))?;
+    if query.analysis == Some(true) {
+        return sgf_with_analysis(&app, &board, &view);
+    }
     let text = view.sgf().map_err(|err| {
         tracing::error!(board = %board, cause = %err, "the live SGF could not be written");
         ApiError::Unavailable(format!(
@@ -257,5 +268,31 @@ pub(crate) async fn handle_board_sgf(
         ))
     })?;
     let text = text.to_string();
+    Ok(([(header::CONTENT_TYPE, SGF_CONTENT_TYPE)], text).into_response())
+}
+
+/// The SGF with the analysis the public was shown: written for this request, not kept.
+fn sgf_with_analysis(
+    app: &App,
+    board: &str,
+    view: &crate::hub::BoardView,
+) -> Result<Response, ApiError> {
+    let state = &view.state;
+    let text = match (view.sgf_header(), &app.analysis) {
+        (Some(header), Some(store)) => {
+            let history = store.history(board, state.game.as_deref());
+            let engine = store.engine();
+            let unit = state.ruleset.score_unit();
+            let notes = crate::analysis::sgf_notes::notes(&history, engine.as_ref(), unit);
+            state.sgf_with_notes(header, &notes)
+        }
+        _ => view.sgf().map(|text| text.to_string()),
+    };
+    let text = text.map_err(|err| {
+        tracing::error!(board = %board, cause = %err, "the SGF with analysis could not be written");
+        ApiError::Unavailable(format!(
+            "the SGF of board {board:?} could not be written: {err}"
+        ))
+    })?;
     Ok(([(header::CONTENT_TYPE, SGF_CONTENT_TYPE)], text).into_response())
 }

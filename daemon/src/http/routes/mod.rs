@@ -1,5 +1,6 @@
 //! The route table: every path of api.md under /api/v1, plus /metrics.
 
+pub(crate) mod analysis;
 pub(crate) mod arbiter;
 pub(crate) mod archive;
 pub(crate) mod boards;
@@ -24,6 +25,10 @@ pub(crate) fn all() -> Router<Arc<App>> {
         .route("/api/v1/boards/{board}", get(boards::handle_board))
         .route("/api/v1/boards/{board}/sgf", get(boards::handle_board_sgf))
         .route("/api/v1/boards/{board}/moves", get(boards::handle_moves))
+        .route(
+            "/api/v1/boards/{board}/analysis",
+            get(analysis::handle_analysis),
+        )
         .route("/api/v1/events", get(sse::handle_hall_events))
         .route("/api/v1/boards/{board}/events", get(sse::handle_events))
         .route(
@@ -107,6 +112,10 @@ fn tournament_routes() -> Router<Arc<App>> {
         .route(
             "/api/v1/tournament/tables/{table}/result",
             post(tournament::handle_decide),
+        )
+        .route(
+            "/api/v1/tournament/boards/{board}",
+            get(tournament::handle_board_seating),
         )
         .route(
             "/api/v1/tournament/results",

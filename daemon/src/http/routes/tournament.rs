@@ -7,7 +7,7 @@ use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use goban_tournament::{Decision, Outcome};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use utoipa::{OpenApi, ToSchema};
 
 use crate::http::App;
@@ -214,6 +214,58 @@ pub(crate) async fn handle_round(State(app): State<Arc<App>>) -> Result<Json<Rou
     Ok(Json(desk(&app)?.round_view()?))
 }
 
+/// Where one board stands in the event: its table of the current round, if seated.
+#[derive(Clone, Debug, Serialize, ToSchema)]
+pub(crate) struct BoardSeating {
+    /// The board.
+    board: String,
+    /// The event's name, when configured.
+    event: Option<String>,
+    /// The current round, or null when none is loaded.
+    round: Option<u32>,
+    /// The board's table in that round, or null when it is not seated.
+    table: Option<TableView>,
+}
+
+/// GET /tournament/boards/{board}: the board's seating in the current round, for the pages
+/// (200 also when no round is loaded or the board is not seated: `round`/`table` null).
+#[utoipa::path(
+    get, path = "/api/v1/tournament/boards/{board}", tag = "tournament",
+    params(("board" = String, Path, description = "Board id from the config")),
+    responses(
+        (status = 200, description = "The board's table, round and event (null when not seated)", body = BoardSeating),
+        (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+    )
+)]
+pub(crate) async fn handle_board_seating(
+    State(app): State<Arc<App>>,
+    Path(board): Path<String>,
+) -> Result<Json<BoardSeating>, ApiError> {
+    if app.hub.view(&board).is_none() && app.hub.readiness(&board).is_none() {
+        return Err(ApiError::UnknownBoard(board));
+    }
+    let desk = desk(&app)?;
+    let round = match desk.round_view() {
+        Ok(round) => Some(round),
+        Err(DeskError::NoRound) => None,
+        Err(error) => return Err(error.into()),
+    };
+    let table = round
+        .as_ref()
+        .and_then(|r| {
+            r.tables
+                .iter()
+                .find(|t| t.board.as_deref() == Some(board.as_str()))
+        })
+        .cloned();
+    Ok(Json(BoardSeating {
+        event: desk.config.event.clone(),
+        round: round.map(|r| r.round),
+        table,
+        board,
+    }))
+}
+
 /// GET /tournament/results: every confirmed result of the event.
 #[utoipa::path(
     get, path = "/api/v1/tournament/results", tag = "tournament",
@@ -272,8 +324,8 @@ pub(crate) async fn handle_alerts(
 /// The tournament part of /openapi.json, merged into the main document.
 #[derive(OpenApi)]
 #[openapi(
-    paths(handle_load, handle_seating, handle_start, handle_reseat, handle_decide, handle_round, handle_results, handle_standings, handle_opengotha, handle_alerts),
-    components(schemas(LoadRequest, SeatBody, DecisionBody, RoundView, TableView, ResultView, StandingsView, crate::tournament::views::StandingView, DeskAlert, DeskAlertKind)),
+    paths(handle_load, handle_seating, handle_start, handle_reseat, handle_decide, handle_round, handle_board_seating, handle_results, handle_standings, handle_opengotha, handle_alerts),
+    components(schemas(LoadRequest, SeatBody, DecisionBody, RoundView, TableView, BoardSeating, ResultView, StandingsView, crate::tournament::views::StandingView, DeskAlert, DeskAlertKind)),
     tags((name = "tournament", description = "Rounds, seating, results and standings (CN2002 art. 27)"))
 )]
 pub(crate) struct TournamentDoc;

@@ -51,6 +51,19 @@ async fn a_page_of_an_unknown_board_is_404() {
     for path in ["/board/no-such-table", "/overlay/no-such-table"] {
         let response = fetch(&harness, path).await;
         assert_eq!(response.status(), 404, "{path}");
+        assert!(
+            response.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/html"),
+            "{path}: a page, not an API body"
+        );
+        let html = response.text().await.unwrap();
+        assert!(html.contains("No board “no-such-table” here"), "{html}");
+        assert!(
+            html.contains(r#"href="/board/table-1""#),
+            "the boards there are: {html}"
+        );
     }
     harness.stop().await;
 }

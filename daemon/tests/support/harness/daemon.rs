@@ -25,8 +25,11 @@ pub(crate) struct Setup {
     pub(crate) mqtt_extra: String,
     /// The journal file; default `journal.sqlite` in `dir` (a test of a full disk puts it elsewhere).
     pub(crate) journal: Option<PathBuf>,
-    /// Text appended after the board of [`BOARD`]: more `[[board]]` tables (harness::hall).
+    /// Text appended after the board of [`BOARD`]: more `[[board]]` tables (harness::hall),
+    /// or other sections (`[analysis]`).
     pub(crate) boards_extra: String,
+    /// Extra lines of the `[server]` table (e.g. `broadcast_delay`).
+    pub(crate) server_extra: String,
 }
 
 impl Setup {
@@ -42,12 +45,13 @@ impl Setup {
             mqtt_extra: String::new(),
             journal: None,
             boards_extra: String::new(),
+            server_extra: String::new(),
         }
     }
 
     fn write_config(&self) -> PathBuf {
         let config = format!(
-            "[server]\nlisten = \"127.0.0.1:{http}\"\narbiter_tokens = [\"{TOKEN}\"]\n\
+            "[server]\nlisten = \"127.0.0.1:{http}\"\narbiter_tokens = [\"{TOKEN}\"]\n{server_extra}\
              [journal]\npath = \"{journal}\"\n\
              [mqtt]\nurl = \"mqtt://127.0.0.1:{broker}\"\nprefix = \"{prefix}\"\nclient_id = \"{prefix}\"\nmax_backoff = \"1s\"\n{mqtt_extra}\
              [referee]\nsettle_time = \"100ms\"\n\
@@ -66,6 +70,7 @@ impl Setup {
             board = self.board_port.display(),
             clock = self.clock_port.display(),
             boards_extra = self.boards_extra,
+            server_extra = self.server_extra,
         );
         let path = self.dir.join("goban-bridge.toml");
         std::fs::write(&path, config).expect("write the config");
