@@ -215,20 +215,7 @@ pub async fn read_sse(
     after: Option<u64>,
     for_how_long: Duration,
 ) -> Vec<(u64, String, Value)> {
-    let client = reqwest::Client::new();
-    let mut request = client.get(url).header("Accept", "text/event-stream");
-    if let Some(after) = after {
-        request = request.header("Last-Event-ID", after.to_string());
-    }
-    let Ok(mut response) = request.send().await else {
-        return Vec::new();
-    };
-    let mut text = String::new();
-    let deadline = tokio::time::Instant::now() + for_how_long;
-    while let Ok(Ok(Some(chunk))) = tokio::time::timeout_at(deadline, response.chunk()).await {
-        text.push_str(&String::from_utf8_lossy(&chunk));
-    }
-    parse_sse(&text)
+    read_sse_until(url, after, for_how_long, |_| false).await
 }
 
 fn parse_sse(text: &str) -> Vec<(u64, String, Value)> {
