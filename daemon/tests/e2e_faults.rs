@@ -9,7 +9,7 @@ use std::time::Duration;
 use support::*;
 use tokio_util::sync::CancellationToken;
 
-struct Mosquitto(Child);
+struct Mosquitto(Child, u16);
 
 impl Mosquitto {
     fn start(port: u16) -> Option<Self> {
@@ -19,7 +19,22 @@ impl Mosquitto {
             .stderr(Stdio::null())
             .spawn()
             .ok()?;
-        Some(Self(child))
+        Some(Self(child, port))
+    }
+}
+
+impl Mosquitto {
+    /// Waits until the broker accepts connections (30 s at most: a loaded machine starts it late).
+    fn wait_listening(&self) {
+        let port = self.1;
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "mosquitto did not listen on {port}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
     }
 }
 
@@ -48,7 +63,7 @@ async fn broker_restart_and_unplugged_board_lose_nothing() {
     let http_port = free_port();
     let prefix = "goban-faults";
     let config = write_config(work.path(), http_port, port, prefix, 1);
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    broker.wait_listening();
     let mut mqtt = Subscriber::connect(port, prefix).await;
     let _daemon = Daemon::run(&config);
     let board = format!("http://127.0.0.1:{http_port}/api/v1/boards/table-1");
@@ -90,7 +105,13 @@ async fn broker_restart_and_unplugged_board_lose_nothing() {
     .await;
 
     // Every move and alert message published while the broker was away arrived after the reconnect.
-    let events = read_sse(&format!("{board}/events"), Some(0), Duration::from_secs(2)).await;
+    let events = read_sse_until(
+        &format!("{board}/events"),
+        Some(0),
+        Duration::from_secs(30),
+        |e| e.last().is_some_and(|(id, _, _)| *id >= last_seq),
+    )
+    .await;
     let expected: BTreeSet<u64> = events
         .iter()
         .filter(|(id, event, _)| (event == "moves" || event == "infractions") && *id <= last_seq)

@@ -8,6 +8,9 @@ use serde_json::Value;
 use support::*;
 use tokio_util::sync::CancellationToken;
 
+/// How long an SSE read may take to bring what it waits for (a loaded machine streams slowly).
+const LIMIT: Duration = Duration::from_secs(30);
+
 const SCRIPT: &str = r#"{"steps": [
   {"at_move": 3, "fault": "premature_press"},
   {"at_move": 5, "fault": "garbage", "device": "board", "bytes": 40}
@@ -70,7 +73,10 @@ async fn a_game_flows_to_every_channel_and_survives_kill_9() {
         sgf.contains("EV[Hall Open 2026]") && sgf.contains("PC[Hall B]"),
         "{sgf}"
     );
-    let events = read_sse(&format!("{board}/events"), Some(0), Duration::from_secs(2)).await;
+    let events = read_sse_until(&format!("{board}/events"), Some(0), LIMIT, |e| {
+        e.iter().any(|(_, event, _)| event == "moves")
+    })
+    .await;
     assert!(
         events.iter().any(|(_, event, _)| event == "moves"),
         "SSE carries moves: {events:?}"
@@ -114,7 +120,10 @@ async fn a_game_flows_to_every_channel_and_survives_kill_9() {
             .is_some_and(|a| a.starts_with("CN2002")),
         "{alert}"
     );
-    let events = read_sse(&format!("{board}/events"), Some(0), Duration::from_secs(2)).await;
+    let events = read_sse_until(&format!("{board}/events"), Some(0), LIMIT, |e| {
+        e.iter().any(|(_, event, _)| event == "infractions")
+    })
+    .await;
     assert!(
         events.iter().any(|(_, event, _)| event == "infractions"),
         "SSE carries the alert"
@@ -149,7 +158,11 @@ async fn a_game_flows_to_every_channel_and_survives_kill_9() {
 
     // kill -9, restart: every move and every message published before is still there.
     let before = get_json(&board).await.expect("state");
-    let published = read_sse(&format!("{board}/events"), Some(0), Duration::from_secs(2)).await;
+    let state_seq = before["seq"].as_u64().expect("the state's seq");
+    let published = read_sse_until(&format!("{board}/events"), Some(0), LIMIT, |e| {
+        e.last().is_some_and(|(id, _, _)| *id >= state_seq)
+    })
+    .await;
     let last_seq = published.last().map(|(id, _, _)| *id).expect("some events");
     daemon.kill9();
     let mut daemon = Daemon::run(&config);
@@ -162,7 +175,10 @@ async fn a_game_flows_to_every_channel_and_survives_kill_9() {
         new.len() >= old.len() && new[..old.len()] == old[..],
         "moves survive:\nbefore {old:?}\nafter {new:?}"
     );
-    let replayed = read_sse(&format!("{board}/events"), Some(0), Duration::from_secs(2)).await;
+    let replayed = read_sse_until(&format!("{board}/events"), Some(0), LIMIT, |e| {
+        e.last().is_some_and(|(id, _, _)| *id >= last_seq)
+    })
+    .await;
     for (id, event, data) in &published {
         let found = replayed.iter().find(|(rid, _, _)| rid == id);
         assert_eq!(
@@ -172,11 +188,9 @@ async fn a_game_flows_to_every_channel_and_survives_kill_9() {
         );
     }
     // New messages after the restart (device reconnections at least) continue the numbering.
-    let fresh = read_sse(
-        &format!("{board}/events"),
-        Some(last_seq),
-        Duration::from_secs(3),
-    )
+    let fresh = read_sse_until(&format!("{board}/events"), Some(last_seq), LIMIT, |e| {
+        !e.is_empty()
+    })
     .await;
     assert!(
         fresh.iter().all(|(id, _, _)| *id > last_seq),

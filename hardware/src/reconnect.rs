@@ -23,35 +23,49 @@ impl Default for ReconnectPolicy {
     }
 }
 
-/// The delay sequence of one outage: initial, doubled each failure, capped; reset on success.
+/// The delay sequence of one outage: a first delay, doubled after each failure up to a cap;
+/// back to the first on success. The one backoff of the workspace: the serial links use it
+/// through a [`ReconnectPolicy`], the daemon's MQTT connections and journal re-reads directly.
 #[derive(Debug, Clone)]
 pub struct Backoff {
-    policy: ReconnectPolicy,
-    next_ms: u64,
+    first: Duration,
+    cap: Duration,
+    next: Duration,
 }
 
 impl Backoff {
     /// A fresh backoff at the policy's initial delay.
     pub fn new(policy: ReconnectPolicy) -> Self {
+        Self::doubling(
+            Duration::from_millis(policy.initial_ms),
+            Duration::from_millis(policy.max_ms),
+        )
+    }
+
+    /// Waits `first`, then twice as long after each failure, never longer than `cap` (nor
+    /// shorter than a millisecond once doubled: a zero first delay does not spin for ever).
+    pub fn doubling(first: Duration, cap: Duration) -> Self {
+        let first = first.min(cap);
         Self {
-            next_ms: policy.initial_ms.min(policy.max_ms),
-            policy,
+            first,
+            cap,
+            next: first,
         }
     }
 
     /// The delay to wait now; the following one doubles, up to the cap.
     pub fn next_delay(&mut self) -> Duration {
-        let delay = self.next_ms;
-        self.next_ms = self
-            .next_ms
-            .saturating_mul(2)
-            .clamp(1, self.policy.max_ms.max(1));
-        Duration::from_millis(delay)
+        let delay = self.next;
+        self.next = self.next.saturating_mul(2).clamp(
+            Duration::from_millis(1),
+            self.cap.max(Duration::from_millis(1)),
+        );
+        delay
     }
 
-    /// Back to the initial delay, after a successful connection.
+    /// Back to the first delay, after a success.
     pub fn reset(&mut self) {
-        self.next_ms = self.policy.initial_ms.min(self.policy.max_ms);
+        self.next = self.first;
     }
 }
 
@@ -78,5 +92,15 @@ mod tests {
         });
         assert_eq!(backoff.next_delay(), Duration::from_millis(300));
         assert_eq!(backoff.next_delay(), Duration::from_millis(300));
+    }
+
+    #[test]
+    fn a_zero_first_delay_grows_from_a_millisecond() {
+        let mut backoff = Backoff::doubling(Duration::ZERO, Duration::from_millis(3));
+        let delays: Vec<Duration> = (0..4).map(|_| backoff.next_delay()).collect();
+        let ms = Duration::from_millis;
+        assert_eq!(delays, [Duration::ZERO, ms(1), ms(2), ms(3)]);
+        backoff.reset();
+        assert_eq!(backoff.next_delay(), Duration::ZERO);
     }
 }

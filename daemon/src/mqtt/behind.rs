@@ -3,6 +3,7 @@
 
 use std::time::Duration;
 
+use goban_hardware::Backoff;
 use tokio::time::Instant;
 
 /// Refills in a row with a failed journal read before what the failing boards missed is given
@@ -21,6 +22,8 @@ pub(crate) struct Behind {
     pub(crate) refilled: u64,
     /// Refills in a row whose journal read failed.
     failures: u32,
+    /// The waits between them.
+    backoff: Backoff,
     /// After a failed read: not before then.
     retry_at: Option<Instant>,
 }
@@ -42,6 +45,7 @@ impl Behind {
             missed,
             refilled: 0,
             failures: 0,
+            backoff: read_backoff(),
             retry_at: None,
         }
     }
@@ -54,6 +58,7 @@ impl Behind {
     /// A refill read every gap it tried: the next one goes at once.
     pub(crate) fn read_ok(&mut self) {
         self.failures = 0;
+        self.backoff.reset();
         self.retry_at = None;
     }
 
@@ -63,10 +68,16 @@ impl Behind {
         if self.failures >= READ_ATTEMPTS {
             return AfterFailure::GiveUp;
         }
-        let wait = FIRST_RETRY * 2u32.pow(self.failures - 1);
+        let wait = self.backoff.next_delay();
         self.retry_at = Some(now + wait);
         AfterFailure::RetryIn(wait)
     }
+}
+
+/// The waits between failed reads: doubling from [`FIRST_RETRY`], with no cap short of the
+/// last wait before [`READ_ATTEMPTS`] gives up.
+fn read_backoff() -> Backoff {
+    Backoff::doubling(FIRST_RETRY, FIRST_RETRY * 2_u32.pow(READ_ATTEMPTS - 2))
 }
 
 /// Resolves at `at`, or at once when there is none.

@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use goban_hardware::Backoff;
 use rumqttc::{
     AsyncClient, Event, EventLoop, LastWill, MqttOptions, Packet, QoS, Request, Transport,
 };
@@ -98,6 +99,9 @@ pub(crate) fn network() -> rumqttc::NetworkOptions {
     network
 }
 
+/// The wait after the first failed attempt to reach the broker, doubled after each further one.
+const FIRST_RETRY: Duration = Duration::from_millis(100);
+
 /// Drive the event loop until `stop`: report connection changes on `connected`,
 /// back off (doubling up to `max_backoff`) between failed attempts, log each outage once.
 pub(crate) async fn drive(
@@ -108,8 +112,8 @@ pub(crate) async fn drive(
 ) -> EventLoop {
     // No retry crate (backon, backoff): nothing here is retried. rumqttc's `poll` reconnects
     // by itself and the event loop must keep being polled, since it holds the pending
-    // publishes; all this loop adds is a pause that doubles, which a crate would only hide.
-    let mut backoff = Duration::from_millis(100);
+    // publishes; all this loop adds is a pause that doubles (the workspace's one `Backoff`).
+    let mut backoff = Backoff::doubling(FIRST_RETRY, max_backoff);
     let mut outage_logged = false;
     // What the broker had not acknowledged when the connection broke. rumqttc moves it to
     // `pending`, but drops it when the broker starts a new session (always, with a clean
@@ -125,7 +129,7 @@ pub(crate) async fn drive(
         match polled {
             Ok(Event::Incoming(Packet::ConnAck(_))) => {
                 tracing::info!("MQTT connected");
-                backoff = Duration::from_millis(100);
+                backoff.reset();
                 outage_logged = false;
                 resend_first(&mut events, &mut unacknowledged);
                 let _ = connected.send(true);
@@ -141,9 +145,8 @@ pub(crate) async fn drive(
                 metrics::counter!("goban_mqtt_connection_errors_total").increment(1);
                 tokio::select! {
                     () = stop.cancelled() => break,
-                    () = tokio::time::sleep(backoff) => {}
+                    () = tokio::time::sleep(backoff.next_delay()) => {}
                 }
-                backoff = (backoff * 2).min(max_backoff);
             }
         }
     }

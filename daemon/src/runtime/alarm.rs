@@ -155,35 +155,52 @@ mod tests {
 
     use super::*;
 
-    /// Of 40 alarms 3 ms ahead, how many rang within 150 µs of their deadline (none before it).
-    async fn rung_within_150_us(alarm: &mut Alarm, clock: HostClock) -> usize {
-        let mut prompt = 0;
-        for _ in 0..40 {
+    /// How late each of `n` alarms 3 ms ahead rang after its deadline; panics if one rang
+    /// before it.
+    async fn lateness_of(alarm: &mut Alarm, clock: HostClock, n: usize) -> Vec<Duration> {
+        let mut late = Vec::with_capacity(n);
+        for _ in 0..n {
             let due = clock.now_ms() + 3;
             alarm.ring_at(Some(due)).await;
             let (rang, at) = (Instant::now(), clock.instant_of(due));
             assert!(rang >= at, "rang {:?} before its deadline", at - rang);
-            prompt += usize::from(rang - at < Duration::from_micros(150));
+            late.push(rang - at);
         }
-        prompt
+        late
     }
 
     #[tokio::test]
-    async fn a_precise_alarm_rings_within_a_fraction_of_a_millisecond_of_its_deadline() {
+    async fn a_precise_alarm_never_rings_before_its_deadline() {
         let clock = HostClock::system();
         let mut alarm = Alarm::new(clock);
         assert!(alarm.is_precise(), "a system clock on Linux gets a timerfd");
-        // Tokio's timer rings anywhere in the millisecond after a deadline, within 150 µs of it
-        // about one time in seven: 20 of 40 would be a one-in-ten-million draw. A loaded host
-        // can delay a timerfd's wake-up too, so a round may be tried again.
-        let mut rounds = Vec::new();
-        for _ in 0..3 {
-            rounds.push(rung_within_150_us(&mut alarm, clock).await);
-            if rounds.last() >= Some(&20) {
-                return;
-            }
-        }
-        panic!("alarms within 150 µs of their deadline, of 40 per round: {rounds:?}");
+        // Tokio's timer, rung a millisecond early to make up for its rounding, rings before
+        // the deadline in most of 40 tries; how late a timerfd rings depends on the machine's
+        // load and is measured below, not asserted.
+        lateness_of(&mut alarm, clock, 40).await;
+    }
+
+    /// How soon after its deadline a timerfd alarm rings (docs/performance.md): a measurement,
+    /// never run by CI, whose figures depend on the machine and its load.
+    #[tokio::test]
+    #[ignore = "a measurement: run with --ignored --nocapture on an idle machine"]
+    async fn lateness_of_a_precise_alarm() {
+        let clock = HostClock::system();
+        let mut alarm = Alarm::new(clock);
+        let mut late = lateness_of(&mut alarm, clock, 400).await;
+        late.sort();
+        let within_150_us = late
+            .iter()
+            .filter(|l| **l < Duration::from_micros(150))
+            .count();
+        println!(
+            "{} alarms 3 ms ahead: {within_150_us} within 150 us of their deadline; late by \
+             {:?} (median), {:?} (90%), {:?} (most)",
+            late.len(),
+            late[late.len() / 2],
+            late[late.len() * 9 / 10],
+            late[late.len() - 1],
+        );
     }
 
     #[tokio::test]
@@ -207,8 +224,8 @@ mod tests {
         let clock = HostClock::system();
         let mut alarm = Alarm::new(clock);
         let past = clock.now_ms().saturating_sub(5);
-        tokio::time::timeout(Duration::from_millis(50), alarm.ring_at(Some(past)))
-            .await
+        // At once: on its first poll, however long the machine takes to get to it.
+        futures::FutureExt::now_or_never(alarm.ring_at(Some(past)))
             .expect("a past deadline rings at once");
         let never = tokio::time::timeout(Duration::from_millis(20), alarm.ring_at(None)).await;
         assert!(never.is_err());

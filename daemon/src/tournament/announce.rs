@@ -44,17 +44,17 @@ impl MqttAnnounce {
         let (client, mut events) = AsyncClient::new(options, 64);
         let max_backoff = settings.max_backoff;
         tokio::spawn(async move {
-            let mut backoff = Duration::from_millis(100);
+            let mut backoff =
+                goban_hardware::Backoff::doubling(Duration::from_millis(100), max_backoff);
             loop {
                 let polled = tokio::select! {
                     () = stop.cancelled() => break,
                     polled = events.poll() => polled,
                 };
                 if polled.is_ok() {
-                    backoff = Duration::from_millis(100);
+                    backoff.reset();
                 } else {
-                    tokio::time::sleep(backoff).await;
-                    backoff = (backoff * 2).min(max_backoff);
+                    tokio::time::sleep(backoff.next_delay()).await;
                 }
             }
         });

@@ -180,11 +180,13 @@ pub fn summary(state: &Value) -> String {
     )
 }
 
-/// SSE events of `url` (with `Last-Event-ID: after`) read for `for_how_long`: (id, event, data).
-pub async fn read_sse(
+/// SSE events of `url` (with `Last-Event-ID: after`) read until `done` says they are enough,
+/// `limit` at most (generous: a loaded machine streams slowly): (id, event, data).
+pub async fn read_sse_until(
     url: &str,
     after: Option<u64>,
-    for_how_long: Duration,
+    limit: Duration,
+    done: impl Fn(&[(u64, String, Value)]) -> bool,
 ) -> Vec<(u64, String, Value)> {
     let client = reqwest::Client::new();
     let mut request = client.get(url).header("Accept", "text/event-stream");
@@ -195,11 +197,25 @@ pub async fn read_sse(
         return Vec::new();
     };
     let mut text = String::new();
-    let deadline = tokio::time::Instant::now() + for_how_long;
+    let deadline = tokio::time::Instant::now() + limit;
     while let Ok(Ok(Some(chunk))) = tokio::time::timeout_at(deadline, response.chunk()).await {
         text.push_str(&String::from_utf8_lossy(&chunk));
+        // Only whole events count: the text up to the last blank line.
+        let whole = text.rfind("\n\n").map_or("", |end| &text[..end]);
+        if done(&parse_sse(whole)) {
+            return parse_sse(whole);
+        }
     }
     parse_sse(&text)
+}
+
+/// SSE events of `url` (with `Last-Event-ID: after`) read for `for_how_long`: (id, event, data).
+pub async fn read_sse(
+    url: &str,
+    after: Option<u64>,
+    for_how_long: Duration,
+) -> Vec<(u64, String, Value)> {
+    read_sse_until(url, after, for_how_long, |_| false).await
 }
 
 fn parse_sse(text: &str) -> Vec<(u64, String, Value)> {

@@ -53,7 +53,8 @@ impl Broker {
         broker
     }
 
-    /// (Re)starts the process on the same port and waits until it accepts connections (5 s at most).
+    /// (Re)starts the process on the same port and waits until it accepts connections (30 s at
+    /// most: a loaded machine starts it late).
     pub(crate) fn restart(&mut self) {
         let child = Command::new("mosquitto")
             .arg("-c")
@@ -64,7 +65,7 @@ impl Broker {
             .spawn()
             .expect("spawn mosquitto (install mosquitto)");
         self.child = Some(child);
-        let deadline = Instant::now() + Duration::from_secs(5);
+        let deadline = Instant::now() + Duration::from_secs(30);
         while std::net::TcpStream::connect(("127.0.0.1", self.port)).is_err() {
             assert!(
                 Instant::now() < deadline,

@@ -117,7 +117,7 @@ impl Daemon {
     }
 
     async fn wait_ready(&mut self) {
-        let deadline = Instant::now() + Duration::from_secs(15);
+        let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             if let Some(status) = self
                 .child
@@ -136,19 +136,19 @@ impl Daemon {
             }
             assert!(
                 Instant::now() < deadline,
-                "goban-bridge not ready within 15 s:\n{}",
+                "goban-bridge not ready within 60 s:\n{}",
                 self.log_tail()
             );
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
     }
 
-    /// Waits (5 s at most, then goes on) until the referee reads the board: players start
+    /// Waits (30 s at most, then goes on) until the referee reads the board: players start
     /// once the board is seen. A stone placed while the referee is still blind at start-up is
     /// taken for a leftover and its press for a pass (a known referee bug, issue 15), which
     /// these tests are not about.
     pub(crate) async fn wait_board_reads(&self) {
-        let deadline = Instant::now() + Duration::from_secs(5);
+        let deadline = Instant::now() + Duration::from_secs(30);
         while Instant::now() < deadline {
             let state = self
                 .http
@@ -225,7 +225,7 @@ impl Daemon {
 
     /// Waits until the board state satisfies `done`.
     pub(crate) async fn wait_state(&self, what: &str, done: impl Fn(&Value) -> bool) -> Value {
-        wait_for(what, Duration::from_secs(10), || async {
+        wait_for(what, Duration::from_secs(30), || async {
             let state = self.state().await;
             done(&state).then_some(state)
         })

@@ -372,11 +372,11 @@ pub(crate) async fn wait_moves(base: &str, id: &str, number: usize) -> Value {
     .await
 }
 
-/// Waits (10 s at most) until move `number` of board `id` is completed by its press (its
+/// Waits (30 s at most) until move `number` of board `id` is completed by its press (its
 /// `time_left_ms` is known).
 pub(crate) async fn wait_pressed(base: &str, id: &str, number: usize) -> Value {
     let what = format!("the press of move {number}");
-    wait_board(base, id, &what, Duration::from_secs(10), |s| {
+    wait_board(base, id, &what, Duration::from_secs(30), |s| {
         s["moves"][number - 1]["time_left_ms"].is_number()
     })
     .await
