@@ -25,7 +25,7 @@ pub(crate) const SKEW_MARGIN_MS: u64 = 50;
 
 /// A press that looked premature by at most this much before the lag could be measured is
 /// held until it can (a lag of the board's port explains margins up to about this).
-pub(crate) const HELD_UP_TO_MS: u64 = 500;
+pub(crate) const HELD_UP_TO_MS: u64 = 300;
 
 /// The recent margins between stones and the presses that completed them, and the presses
 /// that looked premature before there were enough of them to tell.

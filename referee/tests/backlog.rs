@@ -4,26 +4,14 @@ mod common;
 
 use common::hall::{device_alerts, put_unseen};
 use common::table::Table;
-use goban_referee::{
-    ArbiterCommand, Button, Device, DeviceAlertKind, GameSetup, Input, Phase, RefereeConfig,
-};
+use goban_referee::{Button, Device, DeviceAlertKind, Input, Phase};
 use goban_rules::Color;
 
 const B: Color = Color::Black;
 const W: Color = Color::White;
 
 fn game() -> Table {
-    let mut t = Table::new(RefereeConfig {
-        size: 9,
-        ..RefereeConfig::default()
-    });
-    t.arbiter(ArbiterCommand::StartGame(GameSetup {
-        time_control: Some("fischer:main=10m,increment=5s".parse().unwrap()),
-        ..GameSetup::default()
-    }));
-    t.play("E5", B, &[]);
-    t.play("C3", W, &[]);
-    t
+    Table::timed_nine()
 }
 
 /// The daemon goes away (its restart marks both devices gone), the players go on, and the

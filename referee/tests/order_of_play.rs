@@ -27,100 +27,105 @@ fn nineteen_white_to_move() -> Table {
     t
 }
 
-/// Issue 39.1, as the hall recorded it: White's stone read 42.104 and pressed 42.183; it reads
-/// empty 42.324-42.374 (a hand's flicker) and comes back in the very reading that shows Black's
-/// reply, which Black presses at 42.431. The flicker is noise: White's stone keeps its place.
-#[test]
-fn a_flicker_of_the_newest_stone_ending_with_the_reply_keeps_the_order() {
+/// How White's newest stone flickers before Black's reply lands: the ms from its placement to
+/// its press and from its press to the flicker, and how the reply's reading comes.
+struct Flicker {
+    newest: &'static str,
+    reply: &'static str,
+    press_after: u64,
+    flicker_after: u64,
+    reply_press_after: u64,
+    frames: Frames,
+}
+
+/// The reading that ends the flicker and shows the reply.
+#[derive(Clone, Copy, Debug)]
+enum Frames {
+    /// One DIFF with both points.
+    One,
+    /// Two DIFFs of the same millisecond, the returning stone first.
+    StoneFirst,
+    /// Two DIFFs of the same millisecond, the reply first.
+    ReplyFirst,
+}
+
+/// White places `newest` and presses, it reads empty 50 ms, it comes back with Black's reply,
+/// and Black presses: the moves must be in the order played, with no alert.
+fn play_flicker(f: &Flicker) {
     let mut t = nineteen_white_to_move();
-    let (e13, g14) = (t.idx("E13"), t.idx("G14"));
-    t.put("E13", W);
-    t.wait(79);
+    let (newest, reply) = (t.idx(f.newest), t.idx(f.reply));
+    t.put(f.newest, W);
+    t.wait(f.press_after);
     t.press_white();
-    t.wait(141);
-    t.set(&[(e13, Reading::Empty)]);
+    t.wait(f.flicker_after);
+    t.set(&[(newest, Reading::Empty)]);
     t.wait(50);
-    t.set(&[(e13, stone(W)), (g14, stone(B))]);
-    t.wait(57);
+    match f.frames {
+        Frames::One => t.set(&[(newest, stone(W)), (reply, stone(B))]),
+        Frames::StoneFirst => {
+            t.set(&[(newest, stone(W))]);
+            t.set(&[(reply, stone(B))]);
+        }
+        Frames::ReplyFirst => {
+            t.set(&[(reply, stone(B))]);
+            t.set(&[(newest, stone(W))]);
+        }
+    }
+    t.wait(f.reply_press_after);
     t.press_black();
     t.wait(3_000);
     assert_eq!(
         t.moves(),
-        ["D4", "Q16", "D16", "Q4", "K10", "E13", "G14"],
-        "moves in the order played"
+        ["D4", "Q16", "D16", "Q4", "K10", f.newest, f.reply],
+        "moves in the order played: {:?}",
+        f.frames
     );
     assert!(kinds(&t).is_empty(), "no alert: {:?}", kinds(&t));
 }
 
-/// The same, with the returning stone and the reply in two frames of the same millisecond,
-/// in either order.
+/// Issue 39.1, as the hall recorded it: White's stone read 42.104 and pressed 42.183; it reads
+/// empty 42.324-42.374 (a hand's flicker) and comes back in the very reading that shows Black's
+/// reply, which Black presses at 42.431; also with the two in two frames of that millisecond,
+/// in either order. The flicker is noise: White's stone keeps its place.
 #[test]
-fn a_flicker_ending_in_the_replys_millisecond_keeps_the_order_in_any_frame_order() {
-    for reply_first in [false, true] {
-        let mut t = nineteen_white_to_move();
-        let (e13, g14) = (t.idx("E13"), t.idx("G14"));
-        t.put("E13", W);
-        t.wait(79);
-        t.press_white();
-        t.wait(141);
-        t.set(&[(e13, Reading::Empty)]);
-        t.wait(50);
-        if reply_first {
-            t.set(&[(g14, stone(B))]);
-            t.set(&[(e13, stone(W))]);
-        } else {
-            t.set(&[(e13, stone(W))]);
-            t.set(&[(g14, stone(B))]);
-        }
-        t.wait(57);
-        t.press_black();
-        t.wait(3_000);
-        assert_eq!(
-            t.moves(),
-            ["D4", "Q16", "D16", "Q4", "K10", "E13", "G14"],
-            "reply first: {reply_first}"
-        );
-        assert!(kinds(&t).is_empty(), "no alert: {:?}", kinds(&t));
+fn a_flicker_of_the_newest_stone_ending_with_the_reply_keeps_the_order() {
+    for frames in [Frames::One, Frames::StoneFirst, Frames::ReplyFirst] {
+        play_flicker(&Flicker {
+            newest: "E13",
+            reply: "G14",
+            press_after: 79,
+            flicker_after: 141,
+            reply_press_after: 57,
+            frames,
+        });
     }
 }
 
 /// The same flicker when White's stone was already reported before it flickered.
 #[test]
 fn a_flicker_of_a_recorded_stone_is_noise() {
-    let mut t = nineteen_white_to_move();
-    let (e13, g14) = (t.idx("E13"), t.idx("G14"));
-    t.put("E13", W);
-    t.wait(80);
-    t.press_white();
-    t.wait(600);
-    t.set(&[(e13, Reading::Empty)]);
-    t.wait(50);
-    t.set(&[(e13, stone(W)), (g14, stone(B))]);
-    t.wait(60);
-    t.press_black();
-    t.wait(3_000);
-    assert_eq!(t.moves(), ["D4", "Q16", "D16", "Q4", "K10", "E13", "G14"]);
-    assert!(kinds(&t).is_empty(), "no alert: {:?}", kinds(&t));
+    play_flicker(&Flicker {
+        newest: "E13",
+        reply: "G14",
+        press_after: 80,
+        flicker_after: 600,
+        reply_press_after: 60,
+        frames: Frames::One,
+    });
 }
 
 /// The takeback run's signature at 0.4 s a move: placed 43.939, pressed 44.022, flicker
 /// 44.214-44.264, the reply 44.264 on a neighbour's neighbour.
 #[test]
 fn a_flicker_just_before_the_reply_beside_it_keeps_the_order() {
-    let mut t = nineteen_white_to_move();
-    let (o10, m10) = (t.idx("O10"), t.idx("M10"));
-    t.put("O10", W);
-    t.wait(83);
-    t.press_white();
-    t.wait(192);
-    t.set(&[(o10, Reading::Empty)]);
-    t.wait(50);
-    t.set(&[(o10, stone(W)), (m10, stone(B))]);
-    t.wait(80);
-    t.press_black();
-    t.wait(3_000);
-    assert_eq!(t.moves(), ["D4", "Q16", "D16", "Q4", "K10", "O10", "M10"]);
-    assert!(kinds(&t).is_empty(), "no alert: {:?}", kinds(&t));
+    play_flicker(&Flicker {
+        newest: "O10",
+        reply: "M10",
+        press_after: 83,
+        flicker_after: 192,
+        reply_press_after: 80,
+        frames: Frames::One,
+    });
 }
 
 /// A stone lifted for longer than a flicker and put back is placed again: its time is the

@@ -4,26 +4,14 @@ mod common;
 
 use common::hall::{device_alerts, phases, put_unseen, replug, take_unseen, unplug};
 use common::table::Table;
-use goban_referee::{
-    ArbiterCommand, DeviceAlertKind, EventKind, GameSetup, Interpretation, RefereeConfig,
-};
+use goban_referee::{DeviceAlertKind, EventKind, Interpretation};
 use goban_rules::Color;
 
 const B: Color = Color::Black;
 const W: Color = Color::White;
 
 fn timed_table() -> Table {
-    let mut t = Table::new(RefereeConfig {
-        size: 9,
-        ..RefereeConfig::default()
-    });
-    t.arbiter(ArbiterCommand::StartGame(GameSetup {
-        time_control: Some("fischer:main=10m,increment=5s".parse().unwrap()),
-        ..GameSetup::default()
-    }));
-    t.play("E5", B, &[]);
-    t.play("C3", W, &[]);
-    t
+    Table::timed_nine()
 }
 
 /// Plays `moves` while the board is unplugged for `down_ms` in all.

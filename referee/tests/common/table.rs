@@ -59,6 +59,21 @@ impl Table {
         })
     }
 
+    /// A 9x9 game on a Fischer clock (10 minutes, 5 s a move) with E5 and C3 played.
+    pub fn timed_nine() -> Self {
+        let mut t = Self::new(RefereeConfig {
+            size: 9,
+            ..RefereeConfig::default()
+        });
+        t.arbiter(ArbiterCommand::StartGame(GameSetup {
+            time_control: Some("fischer:main=10m,increment=5s".parse().unwrap()),
+            ..GameSetup::default()
+        }));
+        t.play("E5", Color::Black, &[]);
+        t.play("C3", Color::White, &[]);
+        t
+    }
+
     /// A table with a started game under `config`'s defaults.
     pub fn started(config: RefereeConfig) -> Self {
         let mut t = Self::new(config);

@@ -119,6 +119,15 @@ async fn openapi_describes_bodies_state_and_auth() {
     }
     let clock = &doc["paths"]["/api/v1/boards/{board}/clock"]["post"];
     assert!(clock["requestBody"].is_object());
+    assert_eq!(clock["requestBody"]["required"], true);
+    // Starting a game takes an empty body: every field defaults from the config (issue 43.7).
+    let start = &doc["paths"]["/api/v1/boards/{board}/game"]["post"];
+    assert!(start["requestBody"].is_object());
+    assert_ne!(
+        start["requestBody"]["required"], true,
+        "{}",
+        start["requestBody"]
+    );
     assert_eq!(clock["security"][0]["arbiter"], serde_json::json!([]));
     assert_eq!(
         doc["components"]["securitySchemes"]["arbiter"]["scheme"],
