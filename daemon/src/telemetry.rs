@@ -153,6 +153,12 @@ pub(crate) const SERIES: &[Series] = &[
         &["board", "source", "kind"],
         "Alerts raised live, by board, source (infraction, device) and kind",
     ),
+    series(
+        "goban_board_port_lag_seconds",
+        Kind::Gauge,
+        &["board"],
+        "How late the board's readings arrive after the clock's, measured from play",
+    ),
     histogram(
         "goban_board_alarm_late_seconds",
         &[],
@@ -372,8 +378,8 @@ impl AlertMeter {
             }
             EventKind::Device { device } => {
                 // Device events are rare (links, alerts, a lag that moved): the gauge is cheap here.
-                metrics::gauge!("goban_board_port_lag_ms", "board" => event.board.clone())
-                    .set(device.port_lag_ms as f64);
+                metrics::gauge!("goban_board_port_lag_seconds", "board" => event.board.clone())
+                    .set(device.port_lag_ms as f64 / 1_000.0);
                 let seen = self.seen.get_or_insert_with(HashSet::new);
                 for alert in &device.alerts {
                     if seen.insert(alert.id.clone()) {

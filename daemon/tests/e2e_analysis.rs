@@ -95,7 +95,7 @@ async fn analysis_is_public_only_once_its_position_is() {
     let (board, clock) = (Device::board(9), Device::clock());
     let mut setup = Setup::new(dir.path(), board.path(), clock.path(), BROKER);
     setup.server_extra = "broadcast_delay = \"3s\"\n".into();
-    setup.boards_extra =
+    setup.analysis =
         "[analysis]\nengine = \"gtp\"\ntime_per_position = \"20s\"\nfeatured = [\"table-1\"]\n"
             .into();
     let daemon = Daemon::start(&setup, 1).await;

@@ -40,6 +40,7 @@ fn config(work: &std::path::Path, http_port: u16, paths: &serde_json::Value) -> 
     let text = format!(
         "[server]\nlisten = \"127.0.0.1:{http_port}\"\narbiter_tokens = [\"{TOKEN}\"]\n[journal]\npath = {:?}\n\
          [mqtt]\nurl = \"mqtt://127.0.0.1:1883\"\nprefix = \"goban-first-{}-{http_port}\"\n\
+         [analysis]\nengine = \"off\"\n\
          [[board]]\nid = \"t1\"\nboard_port = {}\nclock_port = {}\n",
         work.join("j.sqlite").display().to_string(),
         std::process::id(),

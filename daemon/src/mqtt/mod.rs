@@ -23,7 +23,7 @@ use refill::Progress;
 pub use topics::{board_topic, delivery, status_topic};
 
 use crate::delay::Feed;
-use crate::hub::{Published, Topic};
+use crate::hub::{Payload, Published, Topic};
 use crate::journal::JournalStatus;
 
 /// Largest MQTT packet the daemon sends and its embedded broker accepts.
@@ -344,31 +344,19 @@ impl Sender {
                 self.announce_when_caught_up = true;
                 continue;
             }
+            // Read before the check below: a message published in between then counts as news.
+            let payloads: Vec<(Topic, Payload)> = [Topic::State, Topic::Device]
+                .into_iter()
+                .filter_map(|topic| self.announcement(&board, topic).map(|p| (topic, p)))
+                .collect();
+            self.announced.insert(board.clone());
             if never_sent && self.news_on_the_bus(&board) {
                 // The board published since it was registered, and all of it comes through the
                 // bus in seq order: its current state sent now would go out before older
                 // messages still on their way (issue 39.6). They are its announcement.
-                self.announced.insert(board.clone());
                 continue;
             }
-            self.announced.insert(board.clone());
-            for topic in [Topic::State, Topic::Device] {
-                let payload = match self.retained.get(&(board.clone(), topic)) {
-                    Some(sent) => sent.payload.clone(),
-                    // Never sent: the backlog carries it, or the feed's current one is the oldest news.
-                    None if self.outbox.holds(&board) => continue,
-                    None => {
-                        let cached = if topic == Topic::State {
-                            self.feed.view(&board).map(|v| v.live.clone())
-                        } else {
-                            self.feed.device(&board)
-                        };
-                        match cached {
-                            Some(payload) if !payload.is_empty() => payload,
-                            _ => continue,
-                        }
-                    }
-                };
+            for (topic, payload) in payloads {
                 let (qos, retain) = delivery(topic);
                 let _ = self.client.try_publish(
                     board_topic(&self.settings.prefix, &board, topic),
@@ -378,6 +366,23 @@ impl Sender {
                 );
             }
         }
+    }
+
+    /// What announces `board` on `topic`: the last message sent there, or, never sent, the
+    /// feed's current one (unless the backlog carries it).
+    fn announcement(&self, board: &Arc<str>, topic: Topic) -> Option<Payload> {
+        if let Some(sent) = self.retained.get(&(board.clone(), topic)) {
+            return Some(sent.payload.clone());
+        }
+        if self.outbox.holds(board) {
+            return None;
+        }
+        let cached = if topic == Topic::State {
+            self.feed.view(board).map(|v| v.live.clone())
+        } else {
+            self.feed.device(board)
+        };
+        cached.filter(|payload| !payload.is_empty())
     }
 
     /// Whether `board` published messages since it was registered: the publisher subscribed to

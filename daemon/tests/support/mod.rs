@@ -74,7 +74,8 @@ pub fn write_config(
     let mut text = format!(
         "[server]\nlisten = \"127.0.0.1:{http_port}\"\narbiter_tokens = [\"{TOKEN}\"]\n\
          [journal]\npath = {:?}\n[mqtt]\nurl = \"mqtt://127.0.0.1:{mqtt_port}\"\nprefix = \"{prefix}\"\n\
-         client_id = \"{prefix}\"\nmax_backoff = \"500ms\"\n",
+         client_id = \"{prefix}\"\nmax_backoff = \"500ms\"\n\
+         [analysis]\nengine = \"off\"\n",
         work.join("journal.sqlite").display().to_string()
     );
     for i in 1..=boards {

@@ -30,6 +30,9 @@ pub(crate) struct Setup {
     pub(crate) boards_extra: String,
     /// Extra lines of the `[server]` table (e.g. `broadcast_delay`).
     pub(crate) server_extra: String,
+    /// The `[analysis]` table: the engine is off unless a test of the analysis asks for one,
+    /// so the other tests run no engine beside them (and see only the board's own messages).
+    pub(crate) analysis: String,
 }
 
 impl Setup {
@@ -46,6 +49,7 @@ impl Setup {
             journal: None,
             boards_extra: String::new(),
             server_extra: String::new(),
+            analysis: "[analysis]\nengine = \"off\"\n".into(),
         }
     }
 
@@ -57,7 +61,7 @@ impl Setup {
              [referee]\nsettle_time = \"100ms\"\n\
              [[board]]\nid = \"{BOARD}\"\nboard_port = \"{board}\"\nclock_port = \"{clock}\"\nsize = 9\n\
              ruleset = \"cn2002\"\ntime_control = \"absolute:main=90m\"\nautostart = true\n\
-             black = \"E2E Black\"\nwhite = \"E2E White\"\n{boards_extra}",
+             black = \"E2E Black\"\nwhite = \"E2E White\"\n{boards_extra}{analysis}",
             http = self.http_port,
             journal = self
                 .journal
@@ -71,6 +75,7 @@ impl Setup {
             clock = self.clock_port.display(),
             boards_extra = self.boards_extra,
             server_extra = self.server_extra,
+            analysis = self.analysis,
         );
         let path = self.dir.join("goban-bridge.toml");
         std::fs::write(&path, config).expect("write the config");
