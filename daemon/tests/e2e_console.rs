@@ -72,7 +72,7 @@ async fn a_named_arbiter_takes_an_alert_and_every_arbiter_sees_who() {
         TOKEN,
     )
     .await;
-    assert_eq!(status, 400, "one or the other");
+    assert_eq!(status, 409, "one or the other: valid alone, not together");
 
     let taken =
         |v: &Value| v["event"] == "infraction_changed" && v["infraction"]["taken_by"] == "Li Wei";

@@ -117,6 +117,25 @@ impl Modify for ProblemResponses {
     }
 }
 
+/// Requests whose body may be left out (every field has a default): the body is then not
+/// required, though one that is sent must be an object (issue 43.7). utoipa marks a body
+/// required unless its type is an `Option`, which would also allow `null`.
+const OMITTABLE_BODIES: [&str; 1] = ["/api/v1/boards/{board}/game"];
+
+fn bodies_that_may_be_omitted(doc: &mut utoipa::openapi::OpenApi) {
+    for path in OMITTABLE_BODIES {
+        let body = doc
+            .paths
+            .paths
+            .get_mut(path)
+            .and_then(|item| item.post.as_mut())
+            .and_then(|operation| operation.request_body.as_mut());
+        if let Some(body) = body {
+            body.required = Some(utoipa::openapi::Required::False);
+        }
+    }
+}
+
 fn problem_content() -> Content {
     Content::new(Some(RefOr::Ref(Ref::from_schema_name(Problem::name()))))
 }
@@ -160,6 +179,7 @@ pub(crate) fn document() -> &'static utoipa::openapi::OpenApi {
         // Again after the merge: the merged paths were not there when the modifier ran.
         ProblemResponses.modify(&mut doc);
         super::constraints::RequestConstraints.modify(&mut doc);
+        bodies_that_may_be_omitted(&mut doc);
         doc
     })
 }

@@ -33,8 +33,10 @@ pub(crate) struct AcknowledgeBody {
 impl Validate for AcknowledgeBody {
     fn validate(&self) -> Result<(), ApiError> {
         if self.take_over == Some(true) && self.withdraw == Some(true) {
-            return Err(ApiError::bad_body(
-                "take_over and withdraw: one or the other, not both",
+            // Each flag is valid alone (so no 400, the HTTP contract): together they ask to take
+            // the alert and give it back at once, a request this route refuses like its others (409).
+            return Err(ApiError::Rejected(
+                "take_over and withdraw: one or the other, not both".into(),
             ));
         }
         check_note(self.note.as_deref())

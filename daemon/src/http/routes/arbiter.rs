@@ -70,7 +70,7 @@ impl Live {
     tag = "arbiter",
     security(("arbiter" = [])),
     params(("board" = String, Path, description = "Board id")),
-    request_body(content = Option<StartGameBody>, description = "Every field optional; defaults from the board's config. \
+    request_body(content = StartGameBody, description = "Every field optional; defaults from the board's config. \
         Komi defaults to the config's, else to the ruleset's (cn2002 7.5, jk 6.5, ing 8, historical 0). \
         Over a game still in play (playing, paused, counting) it needs \"force\": true, else 409."),
     responses(

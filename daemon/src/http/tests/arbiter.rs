@@ -362,8 +362,9 @@ async fn bad_bodies_are_4xx_json_and_change_nothing() {
         (
             "/boards/table-1/infractions/inf-1/acknowledge",
             r#"{"take_over":true,"withdraw":true}"#,
-            400,
-            "bad_body",
+            // Schema-valid, so not a 400 (the HTTP contract): refused like the route's others.
+            409,
+            "rejected",
         ),
         (
             "/boards/table-1/infractions/inf-9/acknowledge",
