@@ -17,7 +17,7 @@ fn late_devices(delay_ms: u64) -> (Child, ChildStdin, serde_json::Value) {
     let mut python = Command::new("python3")
         .arg(concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/tests/python/drive_slow_board.py"
+            "/tests/python/drive_devices.py"
         ))
         .arg(delay_ms.to_string())
         .env("GOBAN_CONFORMANCE", conformance_dir())
