@@ -55,7 +55,7 @@ fn watch_rest(base: String, seen: Arc<Mutex<RestSightings>>) -> tokio::task::Joi
             let analysis = get_json(&http, &format!("{base}/boards/{BOARD}/analysis"), None).await;
             let state = get_json(&http, &format!("{base}/boards/{BOARD}"), None).await;
             let seqs = analysis
-                .and_then(|a| a["latest"]["seq"].as_u64())
+                .and_then(|a| a["latest"]["position_seq"].as_u64())
                 .zip(state.and_then(|s| s["seq"].as_u64()));
             if let Some(pair) = seqs {
                 seen.lock().expect("sightings").pairs.push(pair);
@@ -133,7 +133,7 @@ async fn analysis_is_public_only_once_its_position_is() {
                 None,
             )
             .await?;
-            wanted(page["latest"]["seq"].as_u64()).then_some(page)
+            wanted(page["latest"]["position_seq"].as_u64()).then_some(page)
         },
     )
     .await;
@@ -141,7 +141,7 @@ async fn analysis_is_public_only_once_its_position_is() {
         let events = sse.events();
         events
             .iter()
-            .any(|e| e.event == "analysis" && wanted(e.data["seq"].as_u64()))
+            .any(|e| e.event == "analysis" && wanted(e.data["position_seq"].as_u64()))
             .then_some(())
     })
     .await;
@@ -149,7 +149,7 @@ async fn analysis_is_public_only_once_its_position_is() {
         let messages = sub.on("/analysis");
         messages
             .iter()
-            .any(|m| wanted(m.json()["seq"].as_u64()))
+            .any(|m| wanted(m.json()["position_seq"].as_u64()))
             .then_some(())
     })
     .await;
@@ -189,7 +189,7 @@ async fn analysis_is_public_only_once_its_position_is() {
         .events()
         .iter()
         .filter_map(|e| {
-            let seq = e.id.or_else(|| e.data["seq"].as_u64())?;
+            let seq = e.id.or_else(|| numbered(&e.data))?;
             Some((e.event.clone(), seq))
         })
         .collect();
@@ -199,10 +199,11 @@ async fn analysis_is_public_only_once_its_position_is() {
         .iter()
         .filter_map(|m| {
             let kind = m.topic.rsplit('/').next()?.to_owned();
-            Some((kind, m.json()["seq"].as_u64()?))
+            Some((kind, numbered(&m.json())?))
         })
         .collect();
     assert_after_its_state("MQTT", &mqtt_events);
+    assert_seqs_never_repeat(&sub);
     let pairs = sightings.lock().expect("sightings").pairs.clone();
     assert!(!pairs.is_empty(), "REST was watched");
     for (analysis, public) in pairs {
@@ -211,4 +212,45 @@ async fn analysis_is_public_only_once_its_position_is() {
             "REST: analysis of seq {analysis} while the public state was at {public}"
         );
     }
+}
+
+/// A message's own `seq`, or for an analysis the `position_seq` of the state it analyses.
+fn numbered(message: &serde_json::Value) -> Option<u64> {
+    message["seq"]
+        .as_u64()
+        .or_else(|| message["position_seq"].as_u64())
+}
+
+/// A consumer that drops the seqs it has seen loses nothing: the numbered messages never
+/// repeat a seq, and an analysis carries none of its own (issue 42).
+fn assert_seqs_never_repeat(sub: &Subscriber) {
+    let mut seen = std::collections::BTreeSet::new();
+    let mut analyses = 0;
+    for message in sub.on("") {
+        let json = message.json();
+        if message.topic.ends_with("/analysis") {
+            analyses += 1;
+            assert!(json.get("seq").is_none(), "an analysis has no seq: {json}");
+            continue;
+        }
+        // Retained messages may be sent again when the subscription starts: count each
+        // (topic, seq) once.
+        let Some(seq) = json["seq"].as_u64() else {
+            continue;
+        };
+        let kind = message
+            .topic
+            .rsplit('/')
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        if let Some(other) = seen
+            .iter()
+            .find(|(s, k): &&(u64, String)| *s == seq && *k != kind)
+        {
+            panic!("seq {seq} on both {} and {kind}", other.1);
+        }
+        seen.insert((seq, kind));
+    }
+    assert!(analyses > 0, "analyses were published");
 }

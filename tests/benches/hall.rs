@@ -34,8 +34,8 @@
 //! `GOBAN_HALL_SPEED` (the tables' pace, default 1.0: human; a faster pace reaches the
 //! memory of late games within a short run, at a higher rate of moves),
 //! `GOBAN_HALL_ANALYSIS` (`1`: the daemon's `[analysis]` runs GNU Go, `engine = "gtp"`, one
-//! position at a time at nice 19, featured `table-1`; `idle`: the same GNU Go (Debian's
-//! `/usr/games/gnugo`) started as `chrt --idle 0 ...`, under `SCHED_IDLE`; default off,
+//! position at a time at its default priority, `SCHED_IDLE`, featured `table-1`; `nice`: the
+//! same at nice 19 only (`idle = false`); `idle`: a synonym of `1`; default off,
 //! `engine = "off"`, so that an installed GNU Go does not change the other figures),
 //! `GOBAN_HALL_DELAY` (the daemon's `broadcast_delay` in seconds, default 0: with one, the
 //! public SSE and MQTT the probes follow are late by it, so only the memory and CPU figures
@@ -143,7 +143,7 @@ impl Settings {
             delay_s: env_or("GOBAN_HALL_DELAY", 0),
             analysis: std::env::var("GOBAN_HALL_ANALYSIS")
                 .ok()
-                .filter(|v| v == "1" || v == "idle")
+                .filter(|v| v == "1" || v == "idle" || v == "nice")
                 .unwrap_or_default(),
             mqtt_port: env_or("GOBAN_HALL_MQTT_PORT", 0),
             bin,
@@ -341,11 +341,8 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
         settings.settle_ms,
     );
     config.push_str(match settings.analysis.as_str() {
-        "1" => "[analysis]\nengine = \"gtp\"\nfeatured = [\"table-1\"]\n",
-        "idle" => {
-            "[analysis]\nengine = \"gtp\"\nfeatured = [\"table-1\"]\ncommand = [\"chrt\", \"--idle\", \"0\", \
-             \"/usr/games/gnugo\", \"--mode\", \"gtp\", \"--chinese-rules\", \"--level\", \"8\"]\n"
-        }
+        "1" | "idle" => "[analysis]\nengine = \"gtp\"\nfeatured = [\"table-1\"]\n",
+        "nice" => "[analysis]\nengine = \"gtp\"\nfeatured = [\"table-1\"]\nidle = false\n",
         _ => "[analysis]\nengine = \"off\"\n",
     });
     let board_entry = |id: &str, board: &Path, clock: &Path| {
@@ -545,10 +542,10 @@ async fn hall(settings: &Settings, n: usize) -> Result<String> {
             .unwrap_or("goban_analysis_positions_total: none");
         println!(
             "analysis beside the hall (GNU Go, {}, one position at a time): {analysed}",
-            if settings.analysis == "idle" {
-                "SCHED_IDLE and nice 19"
-            } else {
+            if settings.analysis == "nice" {
                 "nice 19"
+            } else {
+                "SCHED_IDLE"
             }
         );
     }

@@ -86,7 +86,7 @@ describe('analysis beside a 9x9 game with a broadcast delay', { skip }, () => {
         checks += 1;
         assert.ok(shown.seq <= pub.seq, `page shows the analysis of seq ${shown.seq}, public state at ${pub.seq}`);
       }
-      if (rest.latest) assert.ok(rest.latest.seq <= pub.seq, `REST analysis ${rest.latest.seq} ahead of public ${pub.seq}`);
+      if (rest.latest) assert.ok(rest.latest.position_seq <= pub.seq, `REST analysis ${rest.latest.position_seq} ahead of public ${pub.seq}`);
       // A move live for arbiters and not yet public: its analysis is nowhere to be seen.
       if (live.seq > pub.seq && (!shown || shown.seq < live.seq)) held += 1;
       // One reading of list and board together: the page moves on between two reads.

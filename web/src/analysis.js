@@ -8,7 +8,7 @@ export function emptyAnalysis() {
 function pointOf(analysis) {
   return {
     move_number: analysis.move_number,
-    seq: analysis.seq,
+    position_seq: analysis.position_seq,
     score_lead: analysis.score_lead ?? null,
     winrate: analysis.winrate ?? null,
     best: analysis.candidates?.[0]?.point ?? null,
@@ -35,7 +35,7 @@ export function withPage(held, page) {
 
 /** `held` after an `analysis` event. */
 export function withAnalysis(held, analysis) {
-  if (!analysis || typeof analysis.seq !== 'number') return held;
+  if (!analysis || typeof analysis.position_seq !== 'number') return held;
   const sameGame = held.latest?.game === analysis.game;
   const latest = newer(sameGame ? held.latest : null, analysis);
   const history = withPoint(sameGame ? held.history : [], pointOf(analysis));
@@ -46,7 +46,7 @@ function newer(a, b) {
   if (!a) return b ?? null;
   if (!b) return a;
   if (a.game !== b.game) return b;
-  return b.seq >= a.seq ? b : a;
+  return b.position_seq >= a.position_seq ? b : a;
 }
 
 /** The analysis of the position shown, if the engine's latest is about it. */

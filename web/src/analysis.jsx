@@ -22,7 +22,7 @@ export function LeadBar({ analysis, unit }) {
   const share = blackShare(analysis);
   const words = leadWords(analysis, unit);
   return (
-    <div class="lead" data-seq={analysis.seq} data-move={analysis.move_number} data-lead={analysis.score_lead ?? ''}>
+    <div class="lead" data-seq={analysis.position_seq} data-move={analysis.move_number} data-lead={analysis.score_lead ?? ''}>
       <div class="lead-bar" role="meter" aria-label="Black's share by the engine" aria-valuemin="0" aria-valuemax="100"
         aria-valuenow={share} aria-valuetext={words}>
         <span class="lead-black" style={{ width: `${share}%` }} />

@@ -22,14 +22,14 @@ test('a result always carries its unit, the same on every page', () => {
 });
 
 const analysis = (seq, move, lead, game = 'g1') => ({
-  v: 1, seq, board: 't', game, move_number: move, to_move: 'black', score_lead: lead, winrate: null,
+  v: 1, position_seq: seq, board: 't', game, move_number: move, to_move: 'black', score_lead: lead, winrate: null,
   candidates: [{ point: 'D4', pv: ['D4'] }], engine: { name: 'GNU Go 3.8', budget: '5s per position' },
 });
 
 test('the analysis held follows the page, then the stream; a voided move and a new game reset the graph', () => {
   let held = withPage(emptyAnalysis(), {
     enabled: true, engine: { name: 'GNU Go 3.8', budget: '5s per position' }, latest: analysis(4, 1, 2),
-    history: [{ move_number: 1, seq: 4, score_lead: 2 }],
+    history: [{ move_number: 1, position_seq: 4, score_lead: 2 }],
   });
   assert.equal(held.enabled, true);
   held = withAnalysis(held, analysis(6, 2, -1));
@@ -37,8 +37,8 @@ test('the analysis held follows the page, then the stream; a voided move and a n
   assert.deepEqual(held.history.map((p) => p.move_number), [1, 2, 3]);
   held = withAnalysis(held, analysis(10, 2, 5));
   assert.deepEqual(held.history.map((p) => p.move_number), [1, 2], 'move 3 was voided');
-  assert.equal(held.latest.seq, 10);
-  assert.equal(analysisOf(held, { game: 'g1', move_number: 2 }).seq, 10);
+  assert.equal(held.latest.position_seq, 10);
+  assert.equal(analysisOf(held, { game: 'g1', move_number: 2 }).position_seq, 10);
   assert.equal(analysisOf(held, { game: 'g1', move_number: 3 }), null, 'not about the position shown');
   held = withAnalysis(held, analysis(2, 1, 0, 'g2'));
   assert.deepEqual(held.history.map((p) => p.move_number), [1], 'a new game starts a new graph');

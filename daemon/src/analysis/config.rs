@@ -75,6 +75,19 @@ pub struct AnalysisConfig {
     pub candidates: usize,
     /// The engine's CPU priority, as `nice` takes it (0 normal .. 19 lowest). Default 19.
     pub nice: u8,
+    /// Run the engine under Linux's `SCHED_IDLE` (`chrt --idle 0`, util-linux) when `chrt`
+    /// is installed: it then runs only on a core nothing else wants, so the boards' tasks
+    /// never wait for it. Default true; `nice` applies when this is off or `chrt` is missing.
+    pub idle: bool,
+}
+
+/// How low the engine's process runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Priority {
+    /// Under `SCHED_IDLE` when `chrt` is installed.
+    pub idle: bool,
+    /// `nice` level otherwise (0: as the daemon).
+    pub nice: u8,
 }
 
 impl Default for AnalysisConfig {
@@ -90,6 +103,17 @@ impl Default for AnalysisConfig {
             featured: Vec::new(),
             candidates: 5,
             nice: 19,
+            idle: true,
+        }
+    }
+}
+
+impl AnalysisConfig {
+    /// The engine process's priority.
+    pub fn priority(&self) -> Priority {
+        Priority {
+            idle: self.idle,
+            nice: self.nice,
         }
     }
 }

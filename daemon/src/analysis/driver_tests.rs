@@ -4,10 +4,16 @@ use std::time::Duration;
 
 use goban_rules::{BoardSize, Point};
 
-use super::config::{AnalysisConfig, GtpStyle, Perspective, Resolved};
+use super::config::{AnalysisConfig, GtpStyle, Perspective, Priority, Resolved};
 use super::gtp_engine::GtpEngine;
 use super::katago_engine::KatagoEngine;
 use super::tests_support::build_position;
+
+/// Stand-ins run at the daemon's own priority.
+const AS_THE_DAEMON: Priority = Priority {
+    idle: false,
+    nice: 0,
+};
 
 /// GNU Go as `auto` finds it, or `None` (the test says it skipped).
 fn gnugo_command() -> Option<Vec<String>> {
@@ -32,9 +38,13 @@ async fn gnugo_gives_a_lead_and_empty_points_to_play() {
     let Some(command) = gnugo_command() else {
         return;
     };
-    let mut engine = GtpEngine::start(&command, GtpStyle::Gnugo, 19)
-        .await
-        .expect("GNU Go starts");
+    let mut engine = GtpEngine::start(
+        &command,
+        GtpStyle::Gnugo,
+        AnalysisConfig::default().priority(),
+    )
+    .await
+    .expect("GNU Go starts");
     assert!(engine.name.starts_with("GNU Go"), "{}", engine.name);
     let position = build_position("t-1", 3, 2);
     let verdict = engine
@@ -80,7 +90,7 @@ done
 #[tokio::test]
 async fn lz_analyze_is_read_for_the_budget_then_stopped() {
     let (_dir, command) = stand_in(LZ_STAND_IN);
-    let mut engine = GtpEngine::start(&command, GtpStyle::LzAnalyze, 0)
+    let mut engine = GtpEngine::start(&command, GtpStyle::LzAnalyze, AS_THE_DAEMON)
         .await
         .expect("the stand-in starts");
     assert_eq!(engine.name, "Stand-in 0.1");
@@ -115,7 +125,7 @@ done
 #[tokio::test]
 async fn katago_queries_are_answered_by_id() {
     let (_dir, command) = stand_in(KATAGO_STAND_IN);
-    let engine = KatagoEngine::start(&command, 0, Perspective::SideToMove, 5)
+    let engine = KatagoEngine::start(&command, AS_THE_DAEMON, Perspective::SideToMove, 5)
         .await
         .expect("the stand-in starts");
     assert_eq!(engine.name, "KataGo 1.99");
@@ -138,7 +148,7 @@ async fn katago_queries_are_answered_by_id() {
 #[tokio::test]
 async fn katago_errors_reach_the_query() {
     let (_dir, command) = stand_in(KATAGO_STAND_IN);
-    let engine = KatagoEngine::start(&command, 0, Perspective::Black, 5)
+    let engine = KatagoEngine::start(&command, AS_THE_DAEMON, Perspective::Black, 5)
         .await
         .expect("the stand-in starts");
     let mut position = build_position("t-1", 3, 1);

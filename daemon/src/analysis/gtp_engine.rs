@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use super::config::GtpStyle;
+use super::config::{GtpStyle, Priority};
 use super::gtp::{self, Answer, Decoder, GtpError};
 use super::lz_analyze;
 use super::position::{Position, letter};
@@ -20,8 +20,12 @@ pub struct GtpEngine {
 
 impl GtpEngine {
     /// Starts the engine and asks its name.
-    pub async fn start(command: &[String], style: GtpStyle, nice: u8) -> Result<Self, EngineError> {
-        let process = EngineProcess::spawn(command, nice)?;
+    pub async fn start(
+        command: &[String],
+        style: GtpStyle,
+        priority: Priority,
+    ) -> Result<Self, EngineError> {
+        let process = EngineProcess::spawn(command, priority)?;
         let mut engine = Self {
             process,
             decoder: Decoder::default(),

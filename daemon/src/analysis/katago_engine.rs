@@ -9,7 +9,7 @@ use tokio::io::{AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout};
 use tokio::sync::oneshot;
 
-use super::config::Perspective;
+use super::config::{Perspective, Priority};
 use super::katago::{self, Query, Reply};
 use super::position::Position;
 use super::process::{EngineError, EngineProcess};
@@ -31,11 +31,11 @@ impl KatagoEngine {
     /// Starts KataGo, asks its version, and starts reading its answers.
     pub async fn start(
         command: &[String],
-        nice: u8,
+        priority: Priority,
         perspective: Perspective,
         keep: usize,
     ) -> Result<Arc<Self>, EngineError> {
-        let (child, mut stdin, mut lines) = EngineProcess::spawn(command, nice)?.split();
+        let (child, mut stdin, mut lines) = EngineProcess::spawn(command, priority)?.split();
         stdin
             .write_all(b"{\"id\":\"version\",\"action\":\"query_version\"}\n")
             .await?;

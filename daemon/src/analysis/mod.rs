@@ -22,7 +22,7 @@ pub mod sgf_notes;
 pub(crate) mod slots;
 pub mod store;
 
-pub use config::{AnalysisConfig, EngineKind, GtpStyle, Perspective, Resolved};
+pub use config::{AnalysisConfig, EngineKind, GtpStyle, Perspective, Priority, Resolved};
 pub use report::{Analysis, Candidate, EngineInfo};
 pub use service::start;
 pub use store::{LeadPoint, PublicAnalysis};

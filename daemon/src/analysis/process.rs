@@ -1,9 +1,11 @@
-//! An engine as a separate child process at low CPU priority (`nice`), its stdin and stdout lines for the drivers.
+//! An engine as a separate child process at low CPU priority (`SCHED_IDLE` or `nice`), its stdin and stdout lines for the drivers.
 
 use std::process::Stdio;
 
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, Lines};
 use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+use super::config::Priority;
 
 /// Why an engine could not be used.
 #[derive(Debug, thiserror::Error)]
@@ -45,16 +47,18 @@ pub struct EngineProcess {
 }
 
 impl EngineProcess {
-    /// Starts `command` (program first) under `nice -n <nice>` when `nice` is installed and
-    /// `nice > 0`, with stderr discarded (engines chat there).
-    pub fn spawn(command: &[String], nice: u8) -> Result<Self, EngineError> {
+    /// Starts `command` (program first) at `priority` (see [`launcher`]), with stderr
+    /// discarded (engines chat there).
+    pub fn spawn(command: &[String], priority: Priority) -> Result<Self, EngineError> {
         let (program, args) = command.split_first().ok_or(EngineError::NoCommand)?;
-        let mut builder = if nice > 0 && which_nice() {
-            let mut niced = Command::new("nice");
-            niced.arg("-n").arg(nice.to_string()).arg(program);
-            niced
-        } else {
-            Command::new(program)
+        let launch = launcher(priority, installed);
+        let mut builder = match launch.split_first() {
+            Some((wrapper, wrapper_args)) => {
+                let mut wrapped = Command::new(wrapper);
+                wrapped.args(wrapper_args).arg(program);
+                wrapped
+            }
+            None => Command::new(program),
         };
         builder
             .args(args)
@@ -94,13 +98,85 @@ impl EngineProcess {
     }
 }
 
-/// `nice` from coreutils, looked up once.
-fn which_nice() -> bool {
-    static FOUND: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *FOUND.get_or_init(|| {
+/// The words put before the engine's command line for `priority`: `chrt --idle 0` (Linux's
+/// `SCHED_IDLE`, util-linux) when asked and installed, else `nice -n <nice>` (coreutils) when
+/// asked and installed, else nothing. The workspace forbids `unsafe`, so the policy is set by
+/// these programs rather than by a `pre_exec` hook.
+pub(crate) fn launcher(priority: Priority, found: impl Fn(&str) -> bool) -> Vec<String> {
+    if priority.idle && found("chrt") {
+        return ["chrt", "--idle", "0"].map(String::from).to_vec();
+    }
+    if priority.nice > 0 && found("nice") {
+        return vec!["nice".into(), "-n".into(), priority.nice.to_string()];
+    }
+    Vec::new()
+}
+
+/// Whether `program` is on `PATH` (looked up once per program).
+fn installed(program: &str) -> bool {
+    static FOUND: std::sync::OnceLock<(bool, bool)> = std::sync::OnceLock::new();
+    let on_path = |name: &str| {
         std::env::var("PATH")
             .unwrap_or_default()
             .split(':')
-            .any(|dir| std::path::Path::new(dir).join("nice").is_file())
-    })
+            .any(|dir| std::path::Path::new(dir).join(name).is_file())
+    };
+    let (chrt, nice) = *FOUND.get_or_init(|| (on_path("chrt"), on_path("nice")));
+    match program {
+        "chrt" => chrt,
+        "nice" => nice,
+        other => on_path(other),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const IDLE: Priority = Priority {
+        idle: true,
+        nice: 19,
+    };
+    const NICE: Priority = Priority {
+        idle: false,
+        nice: 19,
+    };
+
+    #[test]
+    fn idle_goes_first_then_nice_then_nothing() {
+        assert_eq!(launcher(IDLE, |_| true), ["chrt", "--idle", "0"]);
+        assert_eq!(launcher(IDLE, |p| p == "nice"), ["nice", "-n", "19"]);
+        assert_eq!(launcher(NICE, |_| true), ["nice", "-n", "19"]);
+        assert!(
+            launcher(
+                Priority {
+                    idle: false,
+                    nice: 0
+                },
+                |_| true
+            )
+            .is_empty()
+        );
+        assert!(launcher(IDLE, |_| false).is_empty());
+    }
+
+    /// The real `chrt` on this machine puts a real child under `SCHED_IDLE`.
+    #[tokio::test]
+    async fn a_child_under_chrt_runs_at_idle_policy() {
+        if !installed("chrt") {
+            eprintln!("skipped: chrt (util-linux) is not installed");
+            return;
+        }
+        let command = ["sh", "-c", "cat /proc/self/sched; sleep 5"].map(String::from);
+        let mut process = EngineProcess::spawn(&command, IDLE).expect("spawns");
+        let mut policy = None;
+        while let Ok(line) = process.next_line().await {
+            if line.starts_with("policy") {
+                policy = line.rsplit(':').next().map(|v| v.trim().to_owned());
+                break;
+            }
+        }
+        // SCHED_IDLE is policy 5 in Linux's sched.h.
+        assert_eq!(policy.as_deref(), Some("5"));
+    }
 }

@@ -41,7 +41,7 @@ fn play(hub: &Hub, seq: u64, moves: u32) {
 fn build_analysis(seq: u64, moves: u32) -> Published {
     let analysis = super::Analysis {
         v: 1,
-        seq,
+        position_seq: seq,
         board: BOARD.into(),
         game: Some(format!("g-{BOARD}")),
         move_number: moves,
@@ -117,7 +117,7 @@ async fn an_analysis_waits_for_its_position_on_every_public_channel() {
         [(Topic::State, 2), (Topic::Analysis, 2)]
     );
     let page = store.page(BOARD);
-    assert_eq!(page.latest.map(|a| a.seq), Some(2));
+    assert_eq!(page.latest.map(|a| a.position_seq), Some(2));
     assert_eq!(page.history.len(), 1);
 
     // A slow engine: its position is public already, so its analysis goes out at once.

@@ -38,8 +38,10 @@ pub struct Analysis {
     /// Schema version (1).
     pub v: u8,
     /// The `seq` of the `state` message whose position this analyses: it is published only
-    /// once that state is public (after the broadcast delay).
-    pub seq: u64,
+    /// once that state is public (after the broadcast delay). An analysis is not a numbered
+    /// message of its own (it is not journaled), so it carries no `seq`: a consumer that
+    /// drops the seqs it has seen would drop it.
+    pub position_seq: u64,
     /// Board id.
     pub board: String,
     /// Game id.

@@ -161,7 +161,7 @@ impl Service {
         let state = &position.view.state;
         let analysis = Analysis {
             v: ANALYSIS_VERSION,
-            seq: position.seq(),
+            position_seq: position.seq(),
             board: position.board.to_string(),
             game: state.game.clone(),
             move_number: state.move_number,

@@ -64,7 +64,7 @@ mod tests {
     fn build_point(move_number: u32, lead: f64, winrate: Option<f64>) -> LeadPoint {
         LeadPoint {
             move_number,
-            seq: u64::from(move_number) + 1,
+            position_seq: u64::from(move_number) + 1,
             score_lead: Some(lead),
             winrate,
             best: Some("D4".into()),

@@ -54,7 +54,7 @@ impl Slots {
         let name = match resolved {
             Resolved::Off(_) => return Err(EngineError::NoCommand),
             Resolved::Gtp(command, style) => {
-                let first = GtpEngine::start(command, *style, config.nice).await?;
+                let first = GtpEngine::start(command, *style, config.priority()).await?;
                 let name = first.name.clone();
                 let mut first = Some(Box::new(first));
                 for _ in 0..count {
@@ -67,9 +67,13 @@ impl Slots {
                 name
             }
             Resolved::Katago(command) => {
-                let engine =
-                    KatagoEngine::start(command, config.nice, config.report_as, config.candidates)
-                        .await?;
+                let engine = KatagoEngine::start(
+                    command,
+                    config.priority(),
+                    config.report_as,
+                    config.candidates,
+                )
+                .await?;
                 analysts.extend((0..count).map(|_| Analyst::Katago(engine.clone())));
                 engine.name.clone()
             }
@@ -159,7 +163,7 @@ impl Analyst {
             } => {
                 let mut running = match engine.take() {
                     Some(running) => running,
-                    None => Box::new(GtpEngine::start(command, *style, config.nice).await?),
+                    None => Box::new(GtpEngine::start(command, *style, config.priority()).await?),
                 };
                 let limit = patience(config);
                 let answer = tokio::time::timeout(

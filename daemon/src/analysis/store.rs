@@ -20,7 +20,7 @@ pub struct LeadPoint {
     /// Moves played in the analysed position.
     pub move_number: u32,
     /// The analysed state's seq.
-    pub seq: u64,
+    pub position_seq: u64,
     /// Black's lead in points.
     pub score_lead: Option<f64>,
     /// Black's win probability, 0..1.
@@ -120,7 +120,7 @@ impl PublicAnalysis {
         }
         record.history.push_back(LeadPoint {
             move_number: analysis.move_number,
-            seq: analysis.seq,
+            position_seq: analysis.position_seq,
             score_lead: analysis.score_lead,
             winrate: analysis.winrate,
             best: analysis.candidates.first().map(|c| c.point.clone()),
