@@ -183,6 +183,15 @@ impl Debouncer {
         self.stone_left_at[index]
     }
 
+    /// Whether point `index` reads `stone` first read after `at` (a stone that flickered back
+    /// keeps its first time). With `at` the time a capturing stone was placed: the captured
+    /// stone was taken off and the point retaken (a ko at blitz pace) before the region was
+    /// quiet enough to report it, so it is no missed capture (issue 39, G02 at 0.25 s a move).
+    pub fn retaken_since(&self, index: usize, stone: Reading, at: Timestamp) -> bool {
+        let (reading, since) = self.readable[index];
+        stone.color().is_some() && reading == stone && self.raw[index] == stone && since > at
+    }
+
     /// Whether point `index` is a chattering sensor now.
     pub fn is_chattering(&self, index: usize) -> bool {
         self.chattering.contains_key(&index)
@@ -508,6 +517,42 @@ mod tests {
         let q = d.poll_quiet(Timestamp(1300)).unwrap();
         assert_eq!(q.at, Timestamp(1300));
         assert_eq!(d.poll_timeout(), None);
+    }
+
+    #[test]
+    fn a_point_retaken_before_its_report_is_a_new_stone_not_the_captured_one() {
+        let mut d = Debouncer::new(4, 300);
+        d.handle_snapshot(Timestamp(1000), &build_board("B..."));
+        d.poll_quiet(Timestamp(1300)).unwrap();
+        // The capturing stone is placed at 2000; the captured stone goes at 2050 and a stone
+        // of its colour is placed there again at 2380, inside the same stall.
+        let capture_placed = Timestamp(2000);
+        d.handle_diff(Timestamp(2000), &[change(1, Reading::White)]);
+        d.handle_diff(Timestamp(2050), &[change(0, Reading::Empty)]);
+        assert!(
+            !d.retaken_since(0, Reading::Black, capture_placed),
+            "empty now"
+        );
+        d.handle_diff(Timestamp(2380), &[change(0, Reading::Black)]);
+        assert!(d.retaken_since(0, Reading::Black, capture_placed));
+        assert!(!d.retaken_since(0, Reading::White, capture_placed));
+        // Not reported yet: the report still shows the old stone.
+        assert_eq!(d.poll_quiet(Timestamp(2400)), None);
+    }
+
+    #[test]
+    fn a_captured_stone_hidden_by_a_hand_is_not_retaken() {
+        let mut d = Debouncer::new(4, 300);
+        d.handle_snapshot(Timestamp(1000), &build_board("B..."));
+        d.poll_quiet(Timestamp(1300)).unwrap();
+        d.handle_diff(Timestamp(2000), &[change(1, Reading::White)]);
+        d.handle_diff(Timestamp(2050), &[change(0, Reading::Unknown)]);
+        d.handle_diff(Timestamp(2100), &[change(0, Reading::Black)]);
+        assert!(!d.retaken_since(0, Reading::Black, Timestamp(2000)));
+        // A flicker of the empty reading shorter than half the settle time: the same stone.
+        d.handle_diff(Timestamp(2200), &[change(0, Reading::Empty)]);
+        d.handle_diff(Timestamp(2250), &[change(0, Reading::Black)]);
+        assert!(!d.retaken_since(0, Reading::Black, Timestamp(2000)));
     }
 
     #[test]

@@ -134,7 +134,13 @@ impl Referee {
             .clone()
             .into_iter()
             // Still on the board, and not already off in a reading not reported yet.
-            .filter(|&(p, c)| shown(p, c) && self.debouncer.raw()[p] == go::reading_of(c))
+            .filter(|&(p, c)| {
+                shown(p, c)
+                    && self.debouncer.raw()[p] == go::reading_of(c)
+                    && !self
+                        .debouncer
+                        .retaken_since(p, go::reading_of(c), m.placed_at)
+            })
             .map(|(p, _)| p)
             .collect();
         // Captured stones already off in a reading still settling: no alert, and not read as

@@ -246,7 +246,8 @@ impl Referee {
                 let stone = go::reading_of(c);
                 // The same colour read since the capture is a new stone on the point taken off
                 // and retaken inside one stall (issue 15): the captured one went before it.
-                let retaken = self.physical[p] == stone && self.changed_at[p] > placed_at;
+                let retaken = (self.physical[p] == stone && self.changed_at[p] > placed_at)
+                    || self.debouncer.retaken_since(p, stone, placed_at);
                 let still_on = self.physical[p] == stone && self.debouncer.raw()[p] == stone;
                 // A point that cannot be read (a chattering sensor) proves nothing.
                 let unreadable =
