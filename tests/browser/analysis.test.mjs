@@ -2,7 +2,7 @@
 // engine and its candidate moves on the commentator's toggle, black stones black, the counting view with units,
 // players from the tournament desk, warnings and penalties, the overlay fitting its page, and an unknown board's page.
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import {
@@ -149,6 +149,23 @@ describe('analysis beside a 9x9 game with a broadcast delay', { skip }, () => {
     assert.match(where, /table 1/);
     const names = await page.$$eval('.game-players .player-line .name', (n) => n.map((x) => x.textContent));
     assert.deepEqual(names, ['Li Wei', 'Wang Fang']);
+  });
+
+  test('rank and club from an OpenGotha round, as the file writes them', async () => {
+    // OpenGotha's own file format (tournament.dtd): round 2, table 1 is Zhang Min (10K, Sh) against Li Wei (2D, Bj).
+    const document = readFileSync(join(ROOT, 'daemon/tests/data/club_2026.xml'), 'utf8');
+    await post(daemon, '/api/v1/tournament/round', { source: 'opengotha', round: 2, document });
+    const page = await openPage(browser, `${daemon.base}/board/${id}`);
+    await until('round 2 on the page', async () => /round 2/.test(await page.textContent('.game-players .where').catch(() => '')));
+    const players = await page.$$eval('.game-players .player-line', (lines) => lines.map((l) => ({
+      name: l.querySelector('.name')?.textContent,
+      rank: l.querySelector('.rank')?.textContent ?? null,
+      club: l.querySelector('.extra')?.textContent ?? null,
+    })));
+    assert.deepEqual(players, [
+      { name: 'Zhang Min', rank: '10K', club: 'Sh' },
+      { name: 'Li Wei', rank: '2D', club: 'Bj' },
+    ]);
   });
 
   test('counting: dead stones, territory, running count and the result with its unit everywhere', async () => {

@@ -52,14 +52,9 @@ pub fn read_round(text: &str, number: u32) -> Result<Round, TournamentError> {
         pairing.komi = row.komi;
         for name in [&row.black, &row.white] {
             let id = PlayerId(name.clone());
-            round.players.insert(
-                id.clone(),
-                Player {
-                    id,
-                    name: name.clone(),
-                    rank: None,
-                },
-            );
+            round
+                .players
+                .insert(id.clone(), Player::named(id, name.clone()));
         }
         round.pairings.push(pairing);
     }

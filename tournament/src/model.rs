@@ -58,6 +58,25 @@ pub struct Player {
     /// The rank as the program writes it ("3K", "1D"), if known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub rank: Option<String>,
+    /// The player's club as the program writes it (OpenGotha's `club`, Pairgoth's `club`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub club: Option<String>,
+    /// The player's country code ("FR", "CN"), if known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub country: Option<String>,
+}
+
+impl Player {
+    /// A player known by key and name only (a CSV round).
+    pub fn named(id: PlayerId, name: String) -> Self {
+        Self {
+            id,
+            name,
+            rank: None,
+            club: None,
+            country: None,
+        }
+    }
 }
 
 /// One game of a round: the seating of one table.

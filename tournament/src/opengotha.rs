@@ -464,6 +464,10 @@ struct XPlayer {
     first_name: String,
     #[serde(rename = "@rank", default)]
     rank: Option<String>,
+    #[serde(rename = "@club", default)]
+    club: Option<String>,
+    #[serde(rename = "@country", default)]
+    country: Option<String>,
 }
 
 impl XPlayer {
@@ -476,6 +480,8 @@ impl XPlayer {
             id: PlayerId(String::new()),
             name: crate::model::full_name(&self.name, &self.first_name),
             rank: self.rank.filter(|r| !r.is_empty()),
+            club: self.club.filter(|c| !c.is_empty()),
+            country: self.country.filter(|c| !c.is_empty()),
         }
     }
 }

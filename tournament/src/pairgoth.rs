@@ -241,6 +241,8 @@ pub fn round_from(
                     id: key,
                     name,
                     rank: p.rank.map(rank_text),
+                    club: p.club.clone().filter(|c| !c.is_empty()),
+                    country: p.country.clone().filter(|c| !c.is_empty()),
                 },
             );
         }
@@ -306,6 +308,15 @@ mod tests {
         assert_eq!(r.byes, vec![PlayerId::from("4")]);
         assert_eq!(r.display_name(&PlayerId::from("3")), "Martin Luc");
         assert_eq!(r.players[&PlayerId::from("2")].rank.as_deref(), Some("3k"));
+        assert_eq!(
+            r.players[&PlayerId::from("2")].club.as_deref(),
+            Some("75Pa")
+        );
+        assert_eq!(
+            r.players[&PlayerId::from("2")].country.as_deref(),
+            Some("FR")
+        );
+        assert_eq!(r.players[&PlayerId::from("3")].club, None);
     }
 
     #[test]

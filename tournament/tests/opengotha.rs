@@ -36,6 +36,16 @@ fn reads_a_round_with_keys_names_byes_komi_and_clock() {
         "Morel Aurélie"
     );
     assert_eq!(r2.byes, vec![PlayerId::from("WANGFANG")]);
+    // Rank, club and country as the file writes them, for the broadcast pages.
+    let morel = &r2.players[&PlayerId::from("MORELAURÉLIE")];
+    assert_eq!(
+        (
+            morel.rank.as_deref(),
+            morel.club.as_deref(),
+            morel.country.as_deref()
+        ),
+        (Some("3K"), Some("13Ma"), Some("FR"))
+    );
 }
 
 #[test]

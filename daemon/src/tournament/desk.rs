@@ -527,6 +527,7 @@ impl Desk {
             .iter()
             .map(|p| {
                 let seat = seats.iter().find(|s| s.0 == p.table);
+                let (black, white) = (round.players.get(&p.black), round.players.get(&p.white));
                 let result = results
                     .iter()
                     .find(|r| r.round == round.number && r.table == p.table)
@@ -544,8 +545,12 @@ impl Desk {
                     white: p.white.to_string(),
                     black_name: round.display_name(&p.black).to_owned(),
                     white_name: round.display_name(&p.white).to_owned(),
-                    black_rank: round.players.get(&p.black).and_then(|x| x.rank.clone()),
-                    white_rank: round.players.get(&p.white).and_then(|x| x.rank.clone()),
+                    black_rank: black.and_then(|x| x.rank.clone()),
+                    white_rank: white.and_then(|x| x.rank.clone()),
+                    black_club: black.and_then(|x| x.club.clone()),
+                    white_club: white.and_then(|x| x.club.clone()),
+                    black_country: black.and_then(|x| x.country.clone()),
+                    white_country: white.and_then(|x| x.country.clone()),
                     handicap: p.handicap,
                     komi: p.komi,
                     time_control: p.time_control.map(|t| t.to_string()),

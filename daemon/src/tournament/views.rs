@@ -26,6 +26,18 @@ pub struct TableView {
     /// White's rank, when the pairing program gives one.
     #[serde(default)]
     pub white_rank: Option<String>,
+    /// Black's club, when the pairing program gives one (OpenGotha, Pairgoth).
+    #[serde(default)]
+    pub black_club: Option<String>,
+    /// White's club, when the pairing program gives one.
+    #[serde(default)]
+    pub white_club: Option<String>,
+    /// Black's country code, when the pairing program gives one.
+    #[serde(default)]
+    pub black_country: Option<String>,
+    /// White's country code, when the pairing program gives one.
+    #[serde(default)]
+    pub white_country: Option<String>,
     /// Handicap stones.
     pub handicap: u8,
     /// Komi in points, when the round sets one.
