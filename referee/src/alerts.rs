@@ -52,7 +52,9 @@ impl Referee {
         let now = self.now;
         // The readings and presses that led to it, with the alert's own findings (bounded),
         // each with the board as read then and the points it is about.
-        let evidence = self.timeline.evidence(evidence, &self.physical, &points);
+        let evidence = self
+            .timeline
+            .evidence(evidence, self.sight.physical(), &points);
         let Some(m) = self.game.as_mut() else { return };
         m.next_alert += 1;
         let infraction = Infraction {

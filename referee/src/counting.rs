@@ -21,7 +21,7 @@ impl Referee {
             .filter(|&i| board.get(go::point(i)).is_some())
             .filter(|&i| match m.marks.get(&i) {
                 Some(&dead) => dead,
-                None => self.physical[i] == Reading::Empty,
+                None => self.sight.physical()[i] == Reading::Empty,
             })
             .collect()
     }

@@ -70,7 +70,7 @@ pub(crate) struct Match {
     pub(crate) ruleset: Ruleset,
     pub(crate) komi: f64,
     /// Checkpointed as its setup and moves, rebuilt on restore (`checkpoint.rs`).
-    #[serde(with = "crate::checkpoint::game_image")]
+    #[serde(with = "crate::game_image")]
     pub(crate) game: Game,
     pub(crate) moves: MoveRecords,
     /// The last move is shown but not completed by a press yet.
@@ -94,7 +94,7 @@ pub(crate) struct Match {
     /// What the last failed reconciliation saw (the diff and the number of held presses), or
     /// `None` once it was ambiguous: more presses never tell apart two orders of the same
     /// stones, so the search is not run again until the position is restored.
-    pub(crate) unexplained: Option<Option<(crate::interpret::Diff, usize)>>,
+    pub(crate) unexplained: Option<Option<(crate::diff::Diff, usize)>>,
     /// The number of the last move when it is a recorded double move (advised, not voided):
     /// lifting its stone withdraws it at once.
     pub(crate) double_move: Option<u32>,

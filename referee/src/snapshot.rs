@@ -11,7 +11,7 @@ use crate::state::{BoardState, PerColor, Phase, SCHEMA_VERSION, SekiMark};
 impl Referee {
     /// The board's full state, as GET /boards/{board} and MQTT `state` publish it.
     pub fn state(&self) -> BoardState {
-        let physical = go::position_string(&self.physical);
+        let physical = go::position_string(self.sight.physical());
         let position = go::position_string(&self.game_readings());
         let mut state = BoardState {
             v: SCHEMA_VERSION,
@@ -32,7 +32,7 @@ impl Referee {
             clock: None,
             infractions: Vec::new(),
             warnings: PerColor::default(),
-            device: self.device.clone(),
+            device: self.devices.state().clone(),
             phase: Phase::Setup,
             result: None,
             proposed_result: None,
