@@ -110,7 +110,7 @@ pub(crate) fn describe(command: &ArbiterCommand) -> String {
 /// What a ruling was about and what it did: the alert's kind, player and article, and a
 /// warning given or taken back with its article (CN2002 art. 24).
 fn ruling_words(m: &Match, id: &InfractionId, before: PerColor) -> String {
-    let Some(alert) = m.infractions.iter().find(|i| &i.id == id) else {
+    let Some(alert) = m.audit.infractions().iter().find(|i| &i.id == id) else {
         return String::new();
     };
     let mut words = format!(
@@ -120,7 +120,7 @@ fn ruling_words(m: &Match, id: &InfractionId, before: PerColor) -> String {
         alert.article
     );
     for color in [Color::Black, Color::White] {
-        let (was, now) = (before.of(color), m.warnings.of(color));
+        let (was, now) = (before.of(color), m.audit.warnings().of(color));
         if now > was {
             words.push_str(&format!(
                 "; warning to {}, {now} in all (art. 24)",
@@ -145,7 +145,7 @@ impl Referee {
             ArbiterCommand::Ruling { id, .. } => Some(id.clone()),
             _ => None,
         };
-        let warnings_before = self.game.as_ref().map(|m| m.warnings);
+        let warnings_before = self.game.as_ref().map(|m| m.audit.warnings());
         self.handle_arbiter(act.command, &act.by)?;
         let now = self.now.to_rfc3339();
         let Some(m) = self.game.as_mut() else {
@@ -154,16 +154,19 @@ impl Referee {
         if let Some(id) = ruled {
             what.push_str(&ruling_words(m, &id, warnings_before.unwrap_or_default()));
         }
-        let entry = AuditEntry {
-            number: u32::try_from(m.audit.len() + 1).unwrap_or(u32::MAX),
-            at: now,
-            by: act.by,
-            action: action.to_owned(),
-            what,
-            move_number: m.move_count(),
-            note: act.note.filter(|n| !n.trim().is_empty()),
-        };
-        m.audit.push(entry.clone());
+        let move_number = m.move_count();
+        let entry = m
+            .audit
+            .record(|number| AuditEntry {
+                number,
+                at: now,
+                by: act.by,
+                action: action.to_owned(),
+                what,
+                move_number,
+                note: act.note.filter(|n| !n.trim().is_empty()),
+            })
+            .clone();
         self.emit(EventKind::ArbiterAction { entry });
         self.emit(EventKind::StateChanged);
         Ok(())

@@ -33,7 +33,7 @@ impl Referee {
         if m.phase != Phase::Counting {
             return;
         }
-        m.count = crate::scoring::score(&m.game, &dead, m.warnings, &m.seki);
+        m.count = crate::scoring::score(&m.game, &dead, m.audit.warnings(), &m.seki);
         let proposed = m.count.map(|s| s.result.to_rules_string());
         if proposed != m.proposed {
             m.proposed.clone_from(&proposed);

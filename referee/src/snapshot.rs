@@ -67,8 +67,8 @@ impl Referee {
             white: m.game.captures(Color::White),
         };
         state.clock = m.clock.reading(self.now);
-        state.infractions.clone_from(&m.infractions);
-        state.warnings = m.warnings;
+        state.infractions = m.audit.infractions().to_vec();
+        state.warnings = m.audit.warnings();
         state.phase = m.phase;
         state.result.clone_from(&m.result);
         state.proposed_result.clone_from(&m.proposed);
@@ -89,7 +89,7 @@ impl Referee {
             })
             .collect();
         state.end_signal = self.end_signal();
-        state.audit.clone_from(&m.audit);
+        state.audit = m.audit.entries().to_vec();
         state.black.clone_from(&m.black);
         state.white.clone_from(&m.white);
     }
