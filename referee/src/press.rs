@@ -312,7 +312,7 @@ impl Referee {
         let window = skew.max(lag);
         if !self.port_lag.warming_up() {
             // Presses held while the lag could not be told: the ones it does not explain were premature.
-            for s in std::mem::take(&mut self.port_lag.suspects) {
+            for s in self.port_lag.poll_suspects() {
                 if s.margin_ms > window {
                     self.raise(
                         InfractionKind::PrematurePress,
@@ -339,7 +339,7 @@ impl Referee {
         margin_ms: u64,
     ) {
         if self.port_lag.warming_up() && margin_ms <= crate::port_lag::HELD_UP_TO_MS {
-            self.port_lag.suspects.push(crate::port_lag::Suspect {
+            self.port_lag.handle_suspect(crate::port_lag::Suspect {
                 player,
                 number,
                 points,
