@@ -82,8 +82,8 @@ impl Ending {
     }
 
     /// A stone of `stone`'s colour appeared in `zone` during game number `game`, with
-    /// `to_move` to play after `move_number` moves: the agreed end's next step (CN2002 21.1),
-    /// and the signal the state shows now.
+    /// `to_move` to play after `move_number` moves: returns the agreed end's next step
+    /// (CN2002 21.1) and keeps the signal the state shows from now on.
     pub(crate) fn handle_zone_stone(
         &mut self,
         game: u32,
