@@ -2,18 +2,7 @@
 
 use crate::error::RefereeError;
 use crate::infraction::{InfractionId, InfractionStatus};
-use crate::match_state::Match;
 use crate::referee::Referee;
-
-impl Match {
-    /// The position of alert `id` among the game's alerts.
-    pub(crate) fn alert_index(&self, id: &InfractionId) -> Result<usize, RefereeError> {
-        self.infractions
-            .iter()
-            .position(|i| &i.id == id)
-            .ok_or_else(|| RefereeError::UnknownInfraction(id.0.clone()))
-    }
-}
 
 impl Referee {
     /// `by` takes the open alert `id` (or hands it back with `withdraw`); the game is untouched.
@@ -29,8 +18,10 @@ impl Referee {
     ) -> Result<(), RefereeError> {
         let now = self.now.to_rfc3339();
         let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
-        let index = m.alert_index(id)?;
-        let alert = &mut m.infractions[index];
+        let index = m.audit.index_of(id)?;
+        let Some(alert) = m.audit.infraction_mut(index) else {
+            return Err(RefereeError::UnknownInfraction(id.0.clone()));
+        };
         if alert.status != InfractionStatus::Open || alert.ruled_by.is_some() {
             return Err(RefereeError::AlreadyRuled {
                 id: id.0.clone(),

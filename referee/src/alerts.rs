@@ -52,29 +52,29 @@ impl Referee {
         let now = self.now;
         // The readings and presses that led to it, with the alert's own findings (bounded),
         // each with the board as read then and the points it is about.
-        let evidence = self.timeline.evidence(evidence, &self.physical, &points);
+        let evidence = self
+            .timeline
+            .evidence(evidence, self.sight.physical(), &points);
         let Some(m) = self.game.as_mut() else { return };
-        m.next_alert += 1;
-        let infraction = Infraction {
-            // `<game>-i<n>`: unique across games of the board, and safe in a URL path segment.
-            id: InfractionId(format!("{}-i{}", m.id, m.next_alert)),
+        let ruleset = m.ruleset;
+        let index = m.audit.raise(&m.id, |id| Infraction {
+            id,
             kind,
-            article: kind.article(m.ruleset).to_owned(),
+            article: kind.article(ruleset).to_owned(),
             player,
             move_number,
             points: points.iter().map(|&p| go::name(p, size)).collect(),
             status: InfractionStatus::Open,
             at: now.to_rfc3339(),
-            sanction: sanction_text(kind, m.ruleset, move_number),
+            sanction: sanction_text(kind, ruleset, move_number),
             sanction_applied: false,
             evidence: crate::timeline::evidence_lines(evidence, size),
             note: String::new(),
             ruled_by: None,
             taken_by: None,
             taken_at: None,
-        };
-        m.infractions.push(infraction.clone());
-        let index = m.infractions.len() - 1;
+        });
+        let infraction = m.audit.infractions()[index].clone();
         self.emit(EventKind::InfractionRaised { infraction });
         if auto {
             self.apply_sanction(index);
@@ -86,7 +86,7 @@ impl Referee {
         if let Some(infraction) = self
             .game
             .as_ref()
-            .and_then(|m| m.infractions.get(index))
+            .and_then(|m| m.audit.infraction(index))
             .cloned()
         {
             self.emit(EventKind::InfractionChanged { infraction });
@@ -106,8 +106,8 @@ impl Referee {
         by: &str,
     ) -> Result<(), RefereeError> {
         let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
-        let index = m.alert_index(id)?;
-        let alert = &m.infractions[index];
+        let index = m.audit.index_of(id)?;
+        let alert = &m.audit.infractions()[index];
         if let Some(earlier) = &alert.ruled_by {
             return Err(RefereeError::AlreadyRuled {
                 id: id.0.clone(),
@@ -127,7 +127,7 @@ impl Referee {
         }
         match action {
             RulingAction::Confirm | RulingAction::Sanction => {
-                if !m.infractions[index].sanction_applied {
+                if !m.audit.infractions()[index].sanction_applied {
                     self.apply_sanction(index);
                 }
             }
@@ -137,7 +137,7 @@ impl Referee {
         if let Some(alert) = self
             .game
             .as_mut()
-            .and_then(|m| m.infractions.get_mut(index))
+            .and_then(|m| m.audit.infraction_mut(index))
         {
             alert.note = note;
             alert.ruled_by = Some(by.to_owned());
@@ -157,7 +157,7 @@ impl Referee {
     fn undo_sanction(&mut self, index: usize) {
         let now = self.now;
         let Some(m) = self.game.as_mut() else { return };
-        let Some(alert) = m.infractions.get_mut(index) else {
+        let Some(alert) = m.audit.infraction_mut(index) else {
             return;
         };
         if !alert.sanction_applied {
@@ -168,8 +168,7 @@ impl Referee {
             return;
         };
         if kind.sanction_warns(m.ruleset) {
-            let warnings = m.warnings.of_mut(player);
-            *warnings = warnings.saturating_sub(1);
+            m.audit.handle_withdrawn_warning(player);
         }
         let lost = m
             .result
@@ -192,7 +191,7 @@ impl Referee {
     /// Applies the sanction of the ruleset (digest table).
     pub(crate) fn apply_sanction(&mut self, index: usize) {
         let Some(m) = self.game.as_mut() else { return };
-        let Some(alert) = m.infractions.get_mut(index) else {
+        let Some(alert) = m.audit.infraction_mut(index) else {
             return;
         };
         alert.status = InfractionStatus::Sanctioned;
@@ -263,8 +262,8 @@ impl Referee {
     /// One warning (CN2002 24); a second one loses under cn2002 (24.2).
     fn warn(&mut self, player: Color) {
         let Some(m) = self.game.as_mut() else { return };
-        *m.warnings.of_mut(player) += 1;
-        if m.ruleset == Ruleset::Cn2002 && m.warnings.of(player) >= 2 {
+        let warnings = m.audit.handle_warning(player);
+        if m.ruleset == Ruleset::Cn2002 && warnings >= 2 {
             self.lose(player, WinBy::Forfeit);
         }
     }
@@ -281,11 +280,13 @@ impl Referee {
     fn convert_time_forfeit(&mut self, index: usize) -> Result<(), RefereeError> {
         let now = self.now;
         let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
-        let player = m.infractions[index]
+        let player = m.audit.infractions()[index]
             .player
             .ok_or(RefereeError::WrongPhase("the alert names no player"))?;
         m.clock.convert_forfeit(now, player)?;
-        m.infractions[index].status = InfractionStatus::Converted;
+        if let Some(alert) = m.audit.infraction_mut(index) {
+            alert.status = InfractionStatus::Converted;
+        }
         m.press_turn = player.opponent();
         let claim = crate::match_state::Claim {
             color: player,

@@ -21,7 +21,7 @@ impl Referee {
             .filter(|&i| board.get(go::point(i)).is_some())
             .filter(|&i| match m.marks.get(&i) {
                 Some(&dead) => dead,
-                None => self.physical[i] == Reading::Empty,
+                None => self.sight.physical()[i] == Reading::Empty,
             })
             .collect()
     }
@@ -33,7 +33,7 @@ impl Referee {
         if m.phase != Phase::Counting {
             return;
         }
-        m.count = crate::scoring::score(&m.game, &dead, m.warnings, &m.seki);
+        m.count = crate::scoring::score(&m.game, &dead, m.audit.warnings(), &m.seki);
         let proposed = m.count.map(|s| s.result.to_rules_string());
         if proposed != m.proposed {
             m.proposed.clone_from(&proposed);

@@ -1,50 +1,19 @@
-//! The physical end signals read on the table: the resignation stones at a corner, the zone stones of the agreed end, and the arbiter's confirmation.
+//! The end signals read into the game: the resignation stones at a corner, the zone stones of the agreed end, and the arbiter's confirmation.
 
 use goban_rules::{Color, GameResult, WinBy};
 
-use crate::end_signals::{AgreedEnd, EndSignal, EndStep, ZoneReader, near_own_corner};
+use crate::diff::Diff;
+use crate::end_signals::{EndSignal, EndStep, near_own_corner};
 use crate::event::EventKind;
 use crate::go;
 use crate::input::{ArbiterCommand, Reading};
-use crate::interpret::Diff;
 use crate::referee::Referee;
 use crate::state::Phase;
 
-/// The end signals of the game in progress (reset when a new game starts).
-#[derive(Clone, Debug, Default, serde::Serialize, serde::Deserialize)]
-pub(crate) struct Ending {
-    /// The off-board zones, debounced (physical: they outlive a game).
-    pub(crate) zones: ZoneReader,
-    /// The game these signals belong to (`Referee::games_started`).
-    game: u32,
-    agreed: AgreedEnd,
-    /// Moves played when the agreed end was proposed.
-    agreed_at: u32,
-    /// The signal the state shows.
-    pub(crate) signal: Option<EndSignal>,
-    /// The points of a resignation proposal, with the colour.
-    stones: Vec<(usize, Color)>,
-}
-
 impl Referee {
-    /// The end signals of the current game, fresh for a new game.
-    fn ending(&mut self) -> &mut Ending {
-        if self.ending.game != self.games_started {
-            let zones = self.ending.zones.clone();
-            self.ending = Ending {
-                zones,
-                game: self.games_started,
-                ..Ending::default()
-            };
-        }
-        &mut self.ending
-    }
-
     /// The signal the state shows, if it belongs to the current game.
     pub(crate) fn end_signal(&self) -> Option<EndSignal> {
-        (self.ending.game == self.games_started)
-            .then(|| self.ending.signal.clone())
-            .flatten()
+        self.ending.signal(self.games_started)
     }
 
     /// Several new stones with no press: two of one colour at their owner's lower-right
@@ -105,14 +74,14 @@ impl Referee {
         }
         .to_rules_string();
         m.proposed = Some(result.clone());
-        let move_number = m.move_count();
-        let ending = self.ending();
-        ending.stones = points.iter().map(|&p| (p, color)).collect();
-        ending.signal = Some(EndSignal::Resignation {
+        let signal = EndSignal::Resignation {
             color,
             points: points.iter().map(|&p| go::name(p, size)).collect(),
-            move_number,
-        });
+            move_number: m.move_count(),
+        };
+        let stones = points.iter().map(|&p| (p, color)).collect();
+        self.ending
+            .handle_resignation(self.games_started, stones, signal);
         self.emit(EventKind::Result {
             result,
             is_final: false,
@@ -127,8 +96,9 @@ impl Referee {
         };
         let Some(m) = &self.game else { return };
         let playing = matches!(m.phase, Phase::Playing | Phase::Paused);
-        let lifted = self.ending.stones.iter().any(|&(p, c)| {
-            self.physical[p] != go::reading_of(c) && self.physical[p] != Reading::Unknown
+        let lifted = self.ending.resignation_stones().iter().any(|&(p, c)| {
+            self.sight.physical()[p] != go::reading_of(c)
+                && self.sight.physical()[p] != Reading::Unknown
         });
         if playing && !lifted && m.move_count() == move_number {
             return;
@@ -138,8 +108,7 @@ impl Referee {
         {
             m.proposed = None;
         }
-        self.ending().signal = None;
-        self.ending().stones.clear();
+        self.ending.handle_lapse(self.games_started);
         self.emit(EventKind::StateChanged);
     }
 
@@ -175,43 +144,26 @@ impl Referee {
 
     /// A `$ZONE` reading (Black's zone, White's zone).
     pub(crate) fn handle_zones(&mut self, black: Reading, white: Reading) {
-        let now = self.now;
-        self.ending.zones.handle_reading(now, [black, white]);
+        self.ending.handle_zones(self.now, [black, white]);
     }
 
     /// The zones' readings settled: stones put in a zone are the agreed-end signals
     /// ("先由轮走方，后是对方以异色棋子一枚放于己方棋盘右下角的线外").
     pub(crate) fn handle_zones_due(&mut self) {
-        let appeared = self.ending.zones.settle();
-        for (zone, stone) in appeared {
-            self.on_zone_stone(zone, stone);
+        for appeared in self.ending.poll_zone_stones() {
+            self.on_zone_stone(appeared);
         }
     }
 
-    fn on_zone_stone(&mut self, zone: Color, stone: Color) {
+    fn on_zone_stone(&mut self, appeared: (Color, Color)) {
         let Some(m) = &self.game else { return };
         if m.phase != Phase::Playing {
             return;
         }
         let (to_move, move_number) = (m.game.to_move(), m.move_count());
-        let ending = self.ending();
-        // CN2002 21.1: play went on since the first signal; it lapsed.
-        if ending.agreed.pending().is_some() && ending.agreed_at != move_number {
-            ending.agreed.handle_move();
-        }
-        let step = ending.agreed.handle_zone(zone, stone, to_move);
-        ending.signal = match step {
-            EndStep::Proposed(color) => {
-                ending.agreed_at = move_number;
-                Some(EndSignal::AgreedEndProposed { color, move_number })
-            }
-            EndStep::Agreed => None,
-            EndStep::WrongOrder => Some(EndSignal::OutOfOrder {
-                zone,
-                stone,
-                move_number,
-            }),
-        };
+        let step =
+            self.ending
+                .handle_zone_stone(self.games_started, appeared, to_move, move_number);
         if step == EndStep::Agreed {
             // Both signalled in order: the game is finished and counted (CN2002 7, 21).
             self.enter_counting();

@@ -24,7 +24,7 @@ impl Referee {
     ) -> Result<(), RefereeError> {
         let now = self.now;
         let m = self.game.as_ref().ok_or(RefereeError::NoGame)?;
-        let adjourned = m.audit.iter().any(|e| e.action == "seal");
+        let adjourned = m.audit.entries().iter().any(|e| e.action == "seal");
         if adjourned {
             return Ok(());
         }
@@ -78,10 +78,12 @@ impl Referee {
     /// The alert just raised records a deduction already made: sanctioned by `by`, no ruling left.
     fn close_late_alert(&mut self, article: &str, by: &str) {
         let Some(m) = self.game.as_mut() else { return };
-        let Some(index) = m.infractions.len().checked_sub(1) else {
+        let Some(index) = m.audit.infractions().len().checked_sub(1) else {
             return;
         };
-        let alert = &mut m.infractions[index];
+        let Some(alert) = m.audit.infraction_mut(index) else {
+            return;
+        };
         alert.status = InfractionStatus::Sanctioned;
         alert.sanction_applied = true;
         alert.ruled_by = Some(by.to_owned());

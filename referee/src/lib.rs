@@ -7,6 +7,7 @@ mod command;
 mod config;
 mod debounce;
 mod device_alert;
+mod diff;
 pub mod end_signals;
 mod error;
 mod event;
@@ -17,16 +18,19 @@ mod state;
 mod timestamp;
 
 mod acknowledge;
+mod acts;
 mod alerts;
 mod arbiter;
 mod audit;
 mod counting;
 mod ending;
 mod flip_history;
+mod game_image;
 mod go;
 mod interpret;
 mod late_arrival;
 mod lifecycle;
+mod machines;
 mod match_state;
 mod move_name;
 mod move_records;
@@ -59,12 +63,12 @@ pub use input::{
     RulingAction,
 };
 pub use move_name::MoveName;
-pub use move_records::{MoveRecords, Tail as MoveRecordsTail};
+pub use move_records::{MoveRecord, MoveRecords, Tail as MoveRecordsTail};
 pub use referee::Referee;
 pub use sgf::{MoveNotes, SgfError};
 pub use sgf_header::SgfHeader;
 pub use state::{
     BoardState, DeviceState, Interpretation, LIVE_SCHEMA_VERSION, LastMove, Link, LiveState,
-    MoveRecord, PerColor, Phase, SCHEMA_VERSION, SekiMark,
+    PerColor, Phase, SCHEMA_VERSION, SekiMark,
 };
 pub use timestamp::Timestamp;

@@ -72,9 +72,9 @@ impl Referee {
     /// guidance, not moves nor alerts; points unreadable then are adopted when they first read.
     pub(crate) fn adopt_leftovers(&mut self) {
         let game = self.game_readings();
-        let blind = self.blind;
+        let blind = self.sight.blind();
         let Some(m) = self.game.as_mut() else { return };
-        for (i, (g, p)) in game.iter().zip(&self.physical).enumerate() {
+        for (i, (g, p)) in game.iter().zip(self.sight.physical()).enumerate() {
             if blind || *p == Reading::Unknown {
                 m.unread_at_start.insert(i);
             } else if g != p {
@@ -85,7 +85,7 @@ impl Referee {
 
     /// Points unreadable at the start that read now: their stones are leftovers too.
     pub(crate) fn adopt_late_leftovers(&mut self) {
-        if self.blind {
+        if self.sight.blind() {
             return;
         }
         let game = self.game_readings();
@@ -93,7 +93,7 @@ impl Referee {
         if m.unread_at_start.is_empty() {
             return;
         }
-        let physical = &self.physical;
+        let physical = self.sight.physical();
         let known = &mut m.known;
         let late_found = &mut m.late_found;
         let no_move_yet = m.moves.is_empty();
@@ -196,7 +196,7 @@ impl Referee {
         self.emit(EventKind::Phase { phase });
         self.emit_clock();
         // The sealed move (or anything done during the pause) is read now (CN2002 14).
-        if phase == Phase::Playing && self.debouncer.earliest_pending().is_none() {
+        if phase == Phase::Playing && self.sight.debouncer().earliest_pending().is_none() {
             self.interpret(false);
             self.process_claims(None);
             self.refresh_guidance();
@@ -233,7 +233,7 @@ impl Referee {
             code,
         });
         if event.is_call() {
-            self.commands.push_back(DeviceCommand::Beep { count: 1 });
+            self.outbox.command(DeviceCommand::Beep { count: 1 });
         }
         self.emit_clock();
     }
@@ -275,7 +275,7 @@ impl Referee {
             Some(goban_rules::Color::White) => Running::W,
             None => Running::None,
         };
-        self.commands.push_back(DeviceCommand::Show {
+        self.outbox.command(DeviceCommand::Show {
             black_ms: show.black_ms,
             white_ms: show.white_ms,
             black_periods: show.black_periods,
@@ -293,7 +293,7 @@ impl Referee {
         let size: BoardSize = self.size;
         let guidance = match &self.game {
             Some(m) if m.phase == Phase::Playing || m.phase == Phase::Paused => {
-                let mut g = Guidance::between(&game, &self.physical, |i| go::name(i, size));
+                let mut g = Guidance::between(&game, self.sight.physical(), |i| go::name(i, size));
                 // Captured stones still to take off after the move are part of the list too.
                 g.leds.sort_unstable();
                 g
@@ -302,7 +302,7 @@ impl Referee {
         };
         if guidance != self.guidance {
             self.guidance = guidance.clone();
-            self.commands.push_back(DeviceCommand::Led {
+            self.outbox.command(DeviceCommand::Led {
                 points: guidance.leds.clone(),
             });
             self.emit(EventKind::Guidance { guidance });

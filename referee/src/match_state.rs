@@ -6,10 +6,10 @@ use goban_rules::score::{Score, SekiMarks};
 use goban_rules::{Color, Game, Ruleset};
 
 use crate::Timestamp;
-use crate::infraction::Infraction;
 use crate::input::{Button, Reading};
+use crate::machines::audit::Audit;
 use crate::move_records::MoveRecords;
-use crate::state::{PerColor, Phase};
+use crate::state::Phase;
 use crate::timekeeper::{Switched, Timekeeper};
 
 /// A clock press waiting for interpretation.
@@ -70,7 +70,7 @@ pub(crate) struct Match {
     pub(crate) ruleset: Ruleset,
     pub(crate) komi: f64,
     /// Checkpointed as its setup and moves, rebuilt on restore (`checkpoint.rs`).
-    #[serde(with = "crate::checkpoint::game_image")]
+    #[serde(with = "crate::game_image")]
     pub(crate) game: Game,
     pub(crate) moves: MoveRecords,
     /// The last move is shown but not completed by a press yet.
@@ -94,7 +94,7 @@ pub(crate) struct Match {
     /// What the last failed reconciliation saw (the diff and the number of held presses), or
     /// `None` once it was ambiguous: more presses never tell apart two orders of the same
     /// stones, so the search is not run again until the position is restored.
-    pub(crate) unexplained: Option<Option<(crate::interpret::Diff, usize)>>,
+    pub(crate) unexplained: Option<Option<(crate::diff::Diff, usize)>>,
     /// The number of the last move when it is a recorded double move (advised, not voided):
     /// lifting its stone withdraws it at once.
     pub(crate) double_move: Option<u32>,
@@ -129,8 +129,9 @@ pub(crate) struct Match {
     pub(crate) suspect_since: Option<Timestamp>,
     /// The board was disturbed: no interpretation until it shows the game position again (CN2002 17.6).
     pub(crate) frozen: bool,
-    pub(crate) infractions: Vec<Infraction>,
-    pub(crate) warnings: PerColor,
+    /// The alerts, warnings and arbiter acts of the game.
+    #[serde(flatten)]
+    pub(crate) audit: Audit,
     pub(crate) phase: Phase,
     /// The phase to return to after a pause.
     pub(crate) resume_phase: Phase,
@@ -151,15 +152,12 @@ pub(crate) struct Match {
     /// DONE keys pressed, by colour.
     pub(crate) done: BTreeSet<Color>,
     pub(crate) wrong_colour_raised: bool,
-    pub(crate) next_alert: u32,
     /// Voided moves: number and the original move, for restoring.
     pub(crate) voided: BTreeMap<u32, (Color, goban_rules::Move)>,
     /// Flag falls already alerted on, by side and instant: one flag fall, one `time_forfeit`.
     pub(crate) forfeits: BTreeSet<(Color, Timestamp)>,
     /// When the last `clock` event went out (the tick counts from there).
     pub(crate) clock_published_at: Timestamp,
-    /// Every arbiter action of the game, oldest first.
-    pub(crate) audit: Vec<crate::audit::AuditEntry>,
 }
 
 impl Match {
@@ -202,8 +200,7 @@ impl Match {
             known: BTreeMap::new(),
             suspect_since: None,
             frozen: false,
-            infractions: Vec::new(),
-            warnings: PerColor::default(),
+            audit: Audit::default(),
             phase: Phase::Playing,
             resume_phase: Phase::Playing,
             sealed: false,
@@ -217,11 +214,9 @@ impl Match {
             dead_at_end: Vec::new(),
             done: BTreeSet::new(),
             wrong_colour_raised: false,
-            next_alert: 0,
             voided: BTreeMap::new(),
             forfeits: BTreeSet::new(),
             clock_published_at: now,
-            audit: Vec::new(),
         }
     }
 

@@ -15,9 +15,30 @@
 use std::ops::{Index, IndexMut};
 use std::sync::Arc;
 
+use goban_rules::Color;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::state::MoveRecord;
+use crate::Timestamp;
+use crate::move_name::MoveName;
+
+/// One recorded move (api.md `moves[]`). Plain values, no heap: a board holds one per move
+/// in the referee and one in the state it publishes, and copying the list is a `memcpy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveRecord {
+    /// 1-based move number (handicap stones excluded).
+    pub number: u32,
+    /// Who moved.
+    pub color: Color,
+    /// "D4" or "pass".
+    pub point: MoveName,
+    /// When the stone (or the pass) was seen; RFC 3339 in JSON.
+    #[serde(with = "crate::timestamp::as_rfc3339")]
+    pub at: Timestamp,
+    /// The mover's time left after the move, when a clock runs.
+    pub time_left_ms: Option<u64>,
+    /// The mover's byo-yomi periods (or Canadian moves) left, when a clock runs.
+    pub periods_left: Option<u32>,
+}
 
 /// Records per shared chunk.
 pub(crate) const CHUNK: usize = 32;

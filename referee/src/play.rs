@@ -7,8 +7,8 @@ use crate::event::EventKind;
 use crate::go;
 use crate::infraction::InfractionKind;
 use crate::match_state::Claim;
+use crate::move_records::MoveRecord;
 use crate::referee::Referee;
-use crate::state::MoveRecord;
 
 impl Referee {
     /// Plays `mv` for `color` (out of turn allowed: a recorded double move) and announces it.
@@ -54,10 +54,10 @@ impl Referee {
         m.pending_caps = m.last_captures();
         m.deadline_pass = None;
         if let Move::Play(stone) = mv {
-            self.debouncer.flips_explained(stone.index());
+            self.sight.handle_flips_explained(stone.index());
         }
         for &(p, _) in &m.pending_caps {
-            self.debouncer.flips_explained(p);
+            self.sight.handle_flips_explained(p);
         }
         // Stones found late at the start were leftovers if the first move did not claim them.
         m.late_found.clear();
@@ -125,9 +125,9 @@ impl Referee {
         // A stone read there since the capture is a new stone (the point taken off and
         // retaken inside one stall), not the captured one.
         let shown = |p: usize, c: Color| {
-            self.physical[p] == go::reading_of(c)
-                && self.changed_at[p] <= m.placed_at
-                && !self.debouncer.is_chattering(p)
+            self.sight.physical()[p] == go::reading_of(c)
+                && self.sight.changed_at()[p] <= m.placed_at
+                && !self.sight.debouncer().is_chattering(p)
         };
         let left: Vec<usize> = m
             .pending_caps
@@ -136,9 +136,10 @@ impl Referee {
             // Still on the board, and not already off in a reading not reported yet.
             .filter(|&(p, c)| {
                 shown(p, c)
-                    && self.debouncer.raw()[p] == go::reading_of(c)
+                    && self.sight.debouncer().raw()[p] == go::reading_of(c)
                     && !self
-                        .debouncer
+                        .sight
+                        .debouncer()
                         .retaken_since(p, go::reading_of(c), m.placed_at)
             })
             .map(|(p, _)| p)
@@ -147,7 +148,7 @@ impl Referee {
         // stones while the reported reading still shows them.
         for &(p, c) in &m.pending_caps {
             if shown(p, c) && !left.contains(&p) {
-                m.known.insert(p, self.physical[p]);
+                m.known.insert(p, self.sight.physical()[p]);
             }
         }
         m.pending_caps.clear();
@@ -155,7 +156,7 @@ impl Referee {
             return;
         }
         for &p in &left {
-            m.known.insert(p, self.physical[p]);
+            m.known.insert(p, self.sight.physical()[p]);
         }
         let names: Vec<String> = left.iter().map(|&p| go::name(p, self.size)).collect();
         let evidence = vec![(
@@ -179,7 +180,7 @@ impl Referee {
         };
         let record = m.moves.pop();
         let number = m.move_count() + 1;
-        let at = self.changed_at[x];
+        let at = self.sight.changed_at()[x];
         if !self.record_move(s, Move::Play(go::point(x)), at, true) {
             // The new point is not legal: put the old move back and let the loop read the board again.
             if let Some(m) = self.game.as_mut() {

@@ -33,7 +33,7 @@ pub(crate) const HELD_UP_TO_MS: u64 = 300;
 pub(crate) struct PortLag {
     margins: VecDeque<i64>,
     /// Held premature presses: judged once the lag can be measured.
-    pub(crate) suspects: Vec<Suspect>,
+    suspects: Vec<Suspect>,
 }
 
 /// A press that looked premature while the lag could not be measured yet.
@@ -52,6 +52,16 @@ pub(crate) struct Suspect {
 }
 
 impl PortLag {
+    /// A press that looked premature while the lag could not be measured yet: held.
+    pub(crate) fn handle_suspect(&mut self, suspect: Suspect) {
+        self.suspects.push(suspect);
+    }
+
+    /// The held presses, to judge now that the lag can be measured.
+    pub(crate) fn poll_suspects(&mut self) -> Vec<Suspect> {
+        std::mem::take(&mut self.suspects)
+    }
+
     /// A move completed by a press at `press_ms` whose stone was read at `stone_ms`.
     pub(crate) fn record(&mut self, stone_ms: u64, press_ms: u64) {
         let margin = i64::try_from(stone_ms).unwrap_or(i64::MAX)

@@ -26,7 +26,9 @@ impl Referee {
         if m.phase != Phase::Playing || m.sealed {
             return;
         }
-        if m.clock_away.is_some() && self.device.clock == crate::state::Link::Connected {
+        if m.clock_away.is_some()
+            && self.devices.link(crate::input::Device::Clock) == crate::state::Link::Connected
+        {
             // A press read live: the clock's backlog, if any, is over.
             m.clock_away = None;
         }
@@ -39,7 +41,7 @@ impl Referee {
         }
         let claim = Claim::new(color, now, switched, outcome);
         self.timeline
-            .record_press(now, color, button, &self.physical);
+            .record_press(now, color, button, self.sight.physical());
         if self.holding() {
             // The board cannot see (or has presses it could not explain yet): no move is guessed.
             self.hold(vec![claim]);
@@ -55,7 +57,7 @@ impl Referee {
         if switched {
             self.emit_clock();
         }
-        if self.debouncer.earliest_pending().is_none() {
+        if self.sight.debouncer().earliest_pending().is_none() {
             self.process_claims(None);
             self.refresh_guidance();
             self.emit(EventKind::StateChanged);
@@ -78,7 +80,7 @@ impl Referee {
     /// already told the move); otherwise the board is read afresh and the press is held, to be
     /// explained with the others (referee-notes point 7). A backlog raises no infraction.
     pub(crate) fn handle_backlog_press(&mut self, button: Button) {
-        let seeing = !self.blind && self.debouncer.is_synced();
+        let seeing = !self.sight.blind() && self.sight.debouncer().is_synced();
         let Some(m) = self.game.as_mut() else { return };
         if m.phase != Phase::Playing || m.sealed {
             return;
@@ -209,7 +211,7 @@ impl Referee {
             && self.now < claim.at.plus_ms(skew)
             && m.last_captures()
                 .iter()
-                .any(|&(p, c)| self.debouncer.raw()[p] == go::reading_of(c))
+                .any(|&(p, c)| self.sight.debouncer().raw()[p] == go::reading_of(c))
     }
 
     /// The wait for the board's late frames is over: judge the presses.
@@ -246,21 +248,24 @@ impl Referee {
                 let stone = go::reading_of(c);
                 // The same colour read since the capture is a new stone on the point taken off
                 // and retaken inside one stall (issue 15): the captured one went before it.
-                let retaken = (self.physical[p] == stone && self.changed_at[p] > placed_at)
-                    || self.debouncer.retaken_since(p, stone, placed_at);
-                let still_on = self.physical[p] == stone && self.debouncer.raw()[p] == stone;
+                let retaken = (self.sight.physical()[p] == stone
+                    && self.sight.changed_at()[p] > placed_at)
+                    || self.sight.debouncer().retaken_since(p, stone, placed_at);
+                let still_on =
+                    self.sight.physical()[p] == stone && self.sight.debouncer().raw()[p] == stone;
                 // A point that cannot be read (a chattering sensor) proves nothing.
-                let unreadable =
-                    self.physical[p] == Reading::Unknown || self.debouncer.is_chattering(p);
+                let unreadable = self.sight.physical()[p] == Reading::Unknown
+                    || self.sight.debouncer().is_chattering(p);
                 !retaken
                     && !unreadable
-                    && (still_on || self.debouncer.stone_left_at(p) > claim.at.plus_ms(skew))
+                    && (still_on
+                        || self.sight.debouncer().stone_left_at(p) > claim.at.plus_ms(skew))
             })
             .collect();
         let c = claim.color;
         if !missed.is_empty() {
             for &(p, _) in &missed {
-                m.known.insert(p, self.physical[p]);
+                m.known.insert(p, self.sight.physical()[p]);
             }
             m.pending_caps.clear();
             let points: Vec<usize> = missed.iter().map(|x| x.0).collect();
@@ -299,7 +304,7 @@ impl Referee {
         let lag = self.port_lag.lag_ms();
         let skew = self.config.port_skew_ms;
         if lag / 10 != before / 10 {
-            self.device.port_lag_ms = lag;
+            self.devices.handle_port_lag(lag);
             self.emit_device();
         }
         if lag > skew {
@@ -308,7 +313,7 @@ impl Referee {
         let window = skew.max(lag);
         if !self.port_lag.warming_up() {
             // Presses held while the lag could not be told: the ones it does not explain were premature.
-            for s in std::mem::take(&mut self.port_lag.suspects) {
+            for s in self.port_lag.poll_suspects() {
                 if s.margin_ms > window {
                     self.raise(
                         InfractionKind::PrematurePress,
@@ -335,7 +340,7 @@ impl Referee {
         margin_ms: u64,
     ) {
         if self.port_lag.warming_up() && margin_ms <= crate::port_lag::HELD_UP_TO_MS {
-            self.port_lag.suspects.push(crate::port_lag::Suspect {
+            self.port_lag.handle_suspect(crate::port_lag::Suspect {
                 player,
                 number,
                 points,
@@ -361,30 +366,29 @@ impl Referee {
 
     /// One `port_lag` device alert while none is open.
     fn raise_port_lag(&mut self, lag: u64) {
-        let open = self.device.alerts.iter().any(|a| {
-            a.kind == crate::device_alert::DeviceAlertKind::PortLag && a.resolved_at.is_none()
-        });
-        if open {
+        if self
+            .devices
+            .has_open_alert(crate::device_alert::DeviceAlertKind::PortLag)
+        {
             return;
         }
         let advised = self.port_lag.advised_skew_ms();
-        self.device_alerts_raised += 1;
-        let alert = crate::device_alert::DeviceAlert {
-            id: format!("{}-d{}", self.config.board, self.device_alerts_raised),
-            kind: crate::device_alert::DeviceAlertKind::PortLag,
-            point: None,
-            presses_unexplained: 0,
-            raised_at: self.now.to_rfc3339(),
-            resolved_at: None,
-            message: format!(
-                "the board's readings arrive about {lag} ms after the clock's (port_skew is \
-                 {} ms): stones read that much after their presses are not judged premature. \
+        let (now, skew) = (self.now.to_rfc3339(), self.config.port_skew_ms);
+        self.devices
+            .raise(&self.config.board, |id| crate::device_alert::DeviceAlert {
+                id,
+                kind: crate::device_alert::DeviceAlertKind::PortLag,
+                point: None,
+                presses_unexplained: 0,
+                raised_at: now,
+                resolved_at: None,
+                message: format!(
+                    "the board's readings arrive about {lag} ms after the clock's (port_skew is \
+                 {skew} ms): stones read that much after their presses are not judged premature. \
                  Set [referee] port_skew = \"{advised}ms\" for this board, or check its cable \
-                 and hub",
-                self.config.port_skew_ms
-            ),
-        };
-        self.push_device_alert(alert);
+                 and hub"
+                ),
+            });
         self.emit_device();
     }
 

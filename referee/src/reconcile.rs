@@ -166,7 +166,7 @@ impl Search<'_> {
 impl Referee {
     /// Tries to explain the held presses with the board as it reads now (clean and seeing).
     pub(crate) fn reconcile(&mut self) {
-        if self.blind || self.unclean {
+        if self.sight.blind() || self.sight.unclean() {
             return;
         }
         let diff = self.current_diff();
@@ -182,7 +182,7 @@ impl Referee {
         let late_on_board = m
             .late_found
             .iter()
-            .any(|&p| m.known.get(&p) == Some(&self.physical[p]));
+            .any(|&p| m.known.get(&p) == Some(&self.sight.physical()[p]));
         if m.reconcile_failed && diff.is_empty() && !late_on_board {
             // The arbiter had the stones played meanwhile taken off: they are read again as replayed.
             self.drop_held("; the position was restored, the stones are read as they are replayed");
@@ -235,7 +235,7 @@ impl Referee {
             tolerated.insert(p, go::reading_of(c));
         }
         let matcher = Search {
-            physical: &self.physical,
+            physical: self.sight.physical(),
             tolerated: &tolerated,
             presses: &[],
             added: &[],
@@ -246,8 +246,8 @@ impl Referee {
             found: Vec::new(),
         };
         let last = steps.len().saturating_sub(1);
-        let unseen = |i: usize, claim: &Claim| i < last && claim.at <= self.last_blind_at;
-        let points = self.physical.len();
+        let unseen = |i: usize, claim: &Claim| i < last && claim.at <= self.sight.last_blind_at();
+        let points = self.sight.physical().len();
         steps.iter().enumerate().any(|(i, step)| match step {
             Step::Pass(color, claim) if unseen(i, claim) => (0..points).any(|q| {
                 let mut game = m.game.clone();
@@ -285,17 +285,20 @@ impl Referee {
             presses = &presses[1..];
         }
         let mut candidates = added.to_vec();
-        let mut read_at: Vec<Timestamp> = added.iter().map(|&(p, _)| self.changed_at[p]).collect();
+        let mut read_at: Vec<Timestamp> = added
+            .iter()
+            .map(|&(p, _)| self.sight.changed_at()[p])
+            .collect();
         let required = candidates.len();
         for &p in &m.late_found {
             match m.known.get(&p) {
-                Some(&Reading::Black) if self.physical[p] == Reading::Black => {
+                Some(&Reading::Black) if self.sight.physical()[p] == Reading::Black => {
                     candidates.push((p, Color::Black));
-                    read_at.push(self.changed_at[p]);
+                    read_at.push(self.sight.changed_at()[p]);
                 }
-                Some(&Reading::White) if self.physical[p] == Reading::White => {
+                Some(&Reading::White) if self.sight.physical()[p] == Reading::White => {
                     candidates.push((p, Color::White));
-                    read_at.push(self.changed_at[p]);
+                    read_at.push(self.sight.changed_at()[p]);
                 }
                 _ => {}
             }
@@ -303,7 +306,7 @@ impl Referee {
         // Stones that stood and were captured before the board reported them (sub-steps).
         for v in m.vanished.iter().filter(|v| v.from > m.placed_at) {
             if let Some(c) = v.reading.color()
-                && self.physical[v.index] == Reading::Empty
+                && self.sight.physical()[v.index] == Reading::Empty
                 && !candidates.contains(&(v.index, c))
             {
                 candidates.push((v.index, c));
@@ -313,17 +316,17 @@ impl Referee {
         // A stone of the game's colour on its point but placed since the last move: the
         // game's stone there was captured and the point retaken (a ko inside a stall).
         let board = m.game.board();
-        for (p, &r) in self.physical.iter().enumerate() {
+        for (p, &r) in self.sight.physical().iter().enumerate() {
             if let Some(c) = r.color()
-                && self.changed_at[p] > m.placed_at
+                && self.sight.changed_at()[p] > m.placed_at
                 && board.get(go::point(p)) == Some(c)
             {
                 candidates.push((p, c));
-                read_at.push(self.changed_at[p]);
+                read_at.push(self.sight.changed_at()[p]);
             }
         }
         let mut search = Search {
-            physical: &self.physical,
+            physical: self.sight.physical(),
             tolerated: &tolerated,
             presses,
             added: &candidates,
@@ -362,8 +365,8 @@ impl Referee {
     /// see again: the order is known, and a press before its stone is premature (CN2002 17.4).
     /// Stones found at once when the board read again carry no order, and are judged by none.
     fn judge_held_press(&mut self, color: Color, p: usize, claim: &Claim) {
-        let read_at = self.changed_at[p];
-        let seen_placed = read_at > self.last_blind_at;
+        let read_at = self.sight.changed_at()[p];
+        let seen_placed = read_at > self.sight.last_blind_at();
         if seen_placed && read_at > claim.at.plus_ms(self.effective_skew()) {
             let number = self.game.as_ref().map_or(0, |m| m.move_count());
             let evidence = vec![
@@ -428,7 +431,7 @@ impl Referee {
                     if let Some(m) = self.game.as_mut() {
                         m.known.remove(&p);
                     }
-                    let at = self.changed_at[p];
+                    let at = self.sight.changed_at()[p];
                     self.record_move(color, Move::Play(go::point(p)), at, true);
                     continue;
                 }

@@ -1,37 +1,36 @@
 //! The sans-IO referee: `handle` inputs with their time, `poll_*` events, device commands and the next deadline.
 
-use std::collections::VecDeque;
-
 use goban_rules::BoardSize;
 
 use crate::command::DeviceCommand;
 use crate::config::RefereeConfig;
-use crate::debounce::{Debouncer, Feed};
+use crate::debounce::Feed;
 use crate::error::RefereeError;
 use crate::event::{Event, EventKind};
 use crate::input::{ClockKey, Device, Input, Reading};
+use crate::machines::devices::Devices;
+use crate::machines::outbox::Outbox;
+use crate::machines::sight::Sight;
 use crate::match_state::Match;
-use crate::state::{Link, Phase, SCHEMA_VERSION};
+use crate::state::{Link, Phase};
 use crate::timeline::Timeline;
-use crate::{Timestamp, guidance::Guidance, state::DeviceState};
+use crate::{Timestamp, guidance::Guidance};
 
 /// The referee of one board: a deterministic state machine (referee-notes.md).
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Referee {
     pub(crate) config: RefereeConfig,
     pub(crate) size: BoardSize,
-    pub(crate) seq: u64,
-    /// Outputs not yet polled are not part of a checkpoint (they were handed out already).
-    #[serde(skip)]
-    pub(crate) events: VecDeque<Event>,
-    #[serde(skip)]
-    pub(crate) commands: VecDeque<DeviceCommand>,
-    pub(crate) debouncer: Debouncer,
-    /// The last quiet physical position.
-    pub(crate) physical: Vec<Reading>,
-    /// When each point of `physical` last changed.
-    pub(crate) changed_at: Vec<Timestamp>,
-    pub(crate) device: DeviceState,
+    /// Events and device commands not polled yet, and the next `seq` (the only part of it a
+    /// checkpoint keeps, as `seq`).
+    #[serde(flatten)]
+    pub(crate) outbox: Outbox,
+    /// The debounced board and whether it can see.
+    #[serde(flatten)]
+    pub(crate) sight: Sight,
+    /// The devices' links, counters and alerts.
+    #[serde(flatten)]
+    pub(crate) devices: Devices,
     pub(crate) game: Option<Match>,
     pub(crate) games_started: u32,
     /// The time of the input (or deadline) being handled.
@@ -39,25 +38,13 @@ pub struct Referee {
     pub(crate) guidance: Guidance,
     /// Recent steady readings and presses, for alerts' evidence.
     pub(crate) timeline: Timeline,
-    /// The board cannot see: unplugged, frames lost, or no quiet reading since the resync.
-    pub(crate) blind: bool,
-    /// The board shows `?` or chattering points now.
-    pub(crate) unclean: bool,
-    /// The last instant the board was blind or unclean: a pass needs a press after it.
-    pub(crate) last_blind_at: Timestamp,
-    /// Device alerts raised so far (for their ids).
-    pub(crate) device_alerts_raised: u32,
     /// The board port's lag behind the clock's, measured from play (issue 39.5).
     pub(crate) port_lag: crate::port_lag::PortLag,
     /// The physical end signals: resignation stones, off-board zones (CN2002 终局).
-    pub(crate) ending: crate::ending::Ending,
+    pub(crate) ending: crate::machines::ending::Ending,
     /// Resignation and DONE keys pressed while the board was still settling: they wait for
     /// the stones placed before them (a resignation right after the last moves).
     pub(crate) waiting_keys: Vec<ClockKey>,
-    /// Replaying a journal: outputs are numbered but dropped as they are made (see
-    /// [`Referee::set_replaying`]).
-    #[serde(skip)]
-    pub(crate) replaying: bool,
 }
 
 /// Which internal deadline is due next.
@@ -81,8 +68,8 @@ impl Referee {
         let size = BoardSize::new(config.size).map_err(|_| RefereeError::BadSize(config.size))?;
         let points = size.points();
         Ok(Self {
-            seq: config.first_seq,
-            debouncer: Debouncer::with_rule(
+            outbox: Outbox::new(config.first_seq),
+            sight: Sight::new(
                 points,
                 config.settle_ms,
                 crate::debounce::ChatterRule {
@@ -91,26 +78,17 @@ impl Referee {
                     clear_ms: config.chatter_clear_ms,
                 },
             ),
-            physical: vec![Reading::Unknown; points],
-            changed_at: vec![Timestamp(0); points],
             size,
             config,
-            events: VecDeque::new(),
-            commands: VecDeque::new(),
-            device: DeviceState::default(),
+            devices: Devices::default(),
             game: None,
             games_started: 0,
             now: Timestamp(0),
             guidance: Guidance::default(),
             timeline: Timeline::default(),
-            blind: true,
-            unclean: false,
-            last_blind_at: Timestamp(0),
-            device_alerts_raised: 0,
             port_lag: crate::port_lag::PortLag::default(),
             waiting_keys: Vec::new(),
-            ending: crate::ending::Ending::default(),
-            replaying: false,
+            ending: crate::machines::ending::Ending::default(),
         })
     }
 
@@ -125,7 +103,7 @@ impl Referee {
     /// referee's state, deadlines and `seq` are the same as with outputs on; only
     /// [`Referee::poll_event`] and [`Referee::poll_device_command`] have nothing to give.
     pub fn set_replaying(&mut self, on: bool) {
-        self.replaying = on;
+        self.outbox.set_replaying(on);
     }
 
     /// Handles one input received at `now`. Inputs must come in time order;
@@ -138,38 +116,34 @@ impl Referee {
         self.now = now.max(self.now);
         let result = self.dispatch(input);
         self.advance(now);
-        if self.replaying {
-            // Commands are few and cheap to make; dropping them here keeps every maker simple.
-            self.commands.clear();
-        }
+        self.outbox.handle_input_done();
         result
     }
 
     fn dispatch(&mut self, input: Input) -> Result<(), RefereeError> {
         match input {
             Input::BoardSnapshot { points } => self.handle_snapshot(&points),
-            Input::BoardDiff { changes } => match self.debouncer.handle_diff(self.now, &changes) {
+            Input::BoardDiff { changes } => match self.sight.handle_diff(self.now, &changes) {
                 Feed::Accepted => Ok(()),
                 Feed::Rejected => {
-                    self.device.rejected_frames += 1;
+                    self.devices.handle_rejected(1);
                     Err(RefereeError::BadDiff)
                 }
             },
             Input::BoardGap => {
-                self.debouncer.handle_gap();
                 self.go_blind();
-                self.device.gaps += 1;
-                self.commands.push_back(DeviceCommand::SnapRequest);
+                self.devices.handle_gap();
+                self.outbox.command(DeviceCommand::SnapRequest);
                 self.emit_device();
                 Ok(())
             }
             Input::FramesRejected { frames } => {
-                self.device.rejected_frames = self.device.rejected_frames.saturating_add(frames);
+                self.devices.handle_rejected(frames);
                 self.emit_device();
                 Ok(())
             }
             Input::ClockGap => {
-                self.device.gaps += 1;
+                self.devices.handle_gap();
                 self.emit_device();
                 Ok(())
             }
@@ -183,7 +157,10 @@ impl Referee {
             }
             Input::ClockKey { key } => {
                 let ends = !matches!(key, ClockKey::Pause | ClockKey::Resume);
-                if ends && self.game.is_some() && self.debouncer.earliest_pending().is_some() {
+                if ends
+                    && self.game.is_some()
+                    && self.sight.debouncer().earliest_pending().is_some()
+                {
                     // The last moves may still be settling: they come first (order of events).
                     self.waiting_keys.push(key);
                     return Ok(());
@@ -219,30 +196,22 @@ impl Referee {
         let readings: Vec<Reading> = points.chars().filter_map(Reading::from_char).collect();
         let expected = self.size.points();
         if readings.len() != expected || points.chars().count() != expected {
-            self.device.rejected_frames += 1;
+            self.devices.handle_rejected(1);
             return Err(RefereeError::BadSnapshot {
                 got: readings.len(),
                 expected,
             });
         }
-        let _ = self.debouncer.handle_snapshot(self.now, &readings);
+        let _ = self.sight.handle_snapshot(self.now, &readings);
         Ok(())
     }
 
     fn set_link(&mut self, device: Device, link: Link) {
-        let slot = match device {
-            Device::Board => &mut self.device.board,
-            Device::Clock => &mut self.device.clock,
-        };
-        if *slot != link {
-            *slot = link;
+        if self.devices.handle_link(device, link) {
             match (device, link) {
-                (Device::Board, Link::Connected) => {
-                    self.commands.push_back(DeviceCommand::SnapRequest)
-                }
+                (Device::Board, Link::Connected) => self.outbox.command(DeviceCommand::SnapRequest),
                 // Frames may be lost while the board is away: trust nothing until a snapshot.
                 (Device::Board, Link::Disconnected) => {
-                    self.debouncer.handle_gap();
                     self.go_blind();
                 }
                 (Device::Clock, Link::Disconnected) => self.note_clock_away(),
@@ -265,7 +234,7 @@ impl Referee {
             self.now = at.max(self.now);
             match due {
                 Due::Settle => {
-                    if let Some(quiet) = self.debouncer.poll_quiet(at) {
+                    if let Some(quiet) = self.sight.poll_quiet(at) {
                         self.handle_quiet(quiet);
                         self.review_end_signal();
                     }
@@ -290,14 +259,10 @@ impl Referee {
                 best = Some(candidate);
             }
         };
-        if let Some(t) = self
-            .debouncer
-            .poll_timeout()
-            .filter(|_| self.debouncer.is_synced())
-        {
+        if let Some(t) = self.sight.poll_timeout() {
             offer((t, Due::Settle));
         }
-        if let Some(t) = self.ending.zones.poll_timeout(self.config.settle_ms) {
+        if let Some(t) = self.ending.poll_timeout(self.config.settle_ms) {
             offer((t, Due::Zone));
         }
         if let Some(m) = &self.game {
@@ -331,41 +296,29 @@ impl Referee {
 
     /// The next event, oldest first.
     pub fn poll_event(&mut self) -> Option<Event> {
-        self.events.pop_front()
+        self.outbox.poll_event()
     }
 
     /// The next command for a device.
     pub fn poll_device_command(&mut self) -> Option<DeviceCommand> {
-        self.commands.pop_front()
+        self.outbox.poll_command()
     }
 
     /// The last `seq` given out.
     pub fn seq(&self) -> u64 {
-        self.seq.saturating_sub(1)
+        self.outbox.next_seq().saturating_sub(1)
     }
 
     /// Queues an event with the next `seq`.
     pub(crate) fn emit(&mut self, kind: EventKind) {
-        if self.replaying {
-            self.seq += 1;
-            return;
-        }
-        let event = Event {
-            v: SCHEMA_VERSION,
-            seq: self.seq,
-            board: self.config.board.clone(),
-            game: self.game.as_ref().map(|m| m.id.clone()),
-            at: self.now.to_rfc3339(),
-            kind,
-        };
-        self.seq += 1;
-        self.events.push_back(event);
+        let game = self.game.as_ref().map(|m| m.id.as_str());
+        self.outbox.emit(&self.config.board, game, self.now, kind);
     }
 
     pub(crate) fn emit_device(&mut self) {
-        self.device.interpretation = self.interpretation();
+        self.devices.handle_interpretation(self.interpretation());
         self.emit(EventKind::Device {
-            device: self.device.clone(),
+            device: self.devices.state().clone(),
         });
         self.emit(EventKind::StateChanged);
     }

@@ -100,7 +100,7 @@ impl Referee {
             record.point = go::move_label(&go::move_name(now, size));
         }
         for (p, (b, a)) in before.iter().zip(&after).enumerate() {
-            let seen = self.physical[p];
+            let seen = self.sight.physical()[p];
             if b == a {
                 continue;
             }

@@ -7,14 +7,10 @@ use crate::match_state::Claim;
 use crate::referee::Referee;
 use crate::state::{Interpretation, Phase};
 
-/// At most this many device alerts are kept in the state (the oldest resolved go first).
-const DEVICE_ALERT_LIMIT: usize = 32;
-
 impl Referee {
     /// The board stopped seeing (unplugged, frames lost): presses still open are held.
     pub(crate) fn go_blind(&mut self) {
-        self.blind = true;
-        self.last_blind_at = self.now;
+        self.sight.handle_gap(self.now);
         let Some(m) = self.game.as_mut() else { return };
         if m.phase != Phase::Playing {
             return;
@@ -32,29 +28,22 @@ impl Referee {
     /// Presses of unknown time arrived (a device's backlog): trust nothing the board said
     /// before, hold what is open, and ask the board for a fresh snapshot to explain them.
     pub(crate) fn read_afresh(&mut self) {
-        if self.blind && !self.debouncer.is_synced() {
+        if self.sight.blind() && !self.sight.debouncer().is_synced() {
             return;
         }
-        self.debouncer.handle_gap();
         self.go_blind();
-        self.commands
-            .push_back(crate::command::DeviceCommand::SnapRequest);
+        self.outbox
+            .command(crate::command::DeviceCommand::SnapRequest);
         self.emit_device();
     }
 
     /// After a reported reading: the board sees again once a snapshot settled; it is
     /// unclean while any point reads `?` or chatters.
     pub(crate) fn update_sight(&mut self) {
-        self.unclean =
-            !self.device.unknown_points.is_empty() || !self.device.chattering_points.is_empty();
-        if self.blind && self.debouncer.is_synced() && self.debouncer.earliest_pending().is_none() {
-            self.blind = false;
-            self.last_blind_at = self.now;
+        let unclean = self.devices.unclean();
+        if self.sight.handle_reported(self.now, unclean) {
             // The state says the board reads again (`device.interpretation`).
             self.emit_device();
-        }
-        if self.blind || self.unclean {
-            self.last_blind_at = self.now;
         }
     }
 
@@ -69,9 +58,7 @@ impl Referee {
         answered_at: Timestamp,
     ) -> bool {
         let start = wait_from.map_or(claim.at, |w| w.max(claim.at));
-        !self.blind
-            && !self.unclean
-            && self.last_blind_at <= start
+        self.sight.clean_since(start)
             && !self.late_stone_of(claim.color)
             && !self.stone_settling_of(claim.color, answered_at)
     }
@@ -87,7 +74,8 @@ impl Referee {
             return false;
         };
         let board = m.game.board();
-        self.debouncer
+        self.sight
+            .debouncer()
             .pending_readings()
             .any(|(p, r, at)| r == reading && at < before && board.get(go::point(p)).is_none())
     }
@@ -101,10 +89,10 @@ impl Referee {
         let settling = self.stone_unreported_of(color, before);
         // Reported since the last move but not read as a move yet (a burst waiting for its
         // sub-steps to settle).
-        let unplayed = self.physical.iter().enumerate().any(|(p, &r)| {
+        let unplayed = self.sight.physical().iter().enumerate().any(|(p, &r)| {
             r == reading
-                && self.changed_at[p] > m.placed_at
-                && self.changed_at[p] < before
+                && self.sight.changed_at()[p] > m.placed_at
+                && self.sight.changed_at()[p] < before
                 && board.get(go::point(p)).is_none()
                 && m.known.get(&p) != Some(&r)
         });
@@ -120,7 +108,7 @@ impl Referee {
         let reading = go::reading_of(color);
         m.late_found
             .iter()
-            .any(|&p| self.physical[p] == reading && m.known.get(&p) == Some(&reading))
+            .any(|&p| self.sight.physical()[p] == reading && m.known.get(&p) == Some(&reading))
     }
 
     /// Holds presses and tries at once to explain them; asks the arbiter only when that fails.
@@ -140,7 +128,7 @@ impl Referee {
 
     /// Whether presses must be held rather than read now.
     pub(crate) fn holding(&self) -> bool {
-        self.blind || self.game.as_ref().is_some_and(|m| !m.held.is_empty())
+        self.sight.blind() || self.game.as_ref().is_some_and(|m| !m.held.is_empty())
     }
 
     /// Holds presses the board cannot explain; only presses that switched the clock claim a move.
@@ -173,12 +161,7 @@ impl Referee {
         match (open, held) {
             (None, 0) => {}
             (None, _) => {
-                self.device_alerts_raised += 1;
-                let id = format!("{}-d{}", self.config.board, self.device_alerts_raised);
-                if let Some(m) = self.game.as_mut() {
-                    m.board_alert = Some(id.clone());
-                }
-                self.push_device_alert(DeviceAlert {
+                let id = self.devices.raise(&self.config.board, |id| DeviceAlert {
                     id,
                     kind: DeviceAlertKind::BoardUnavailable,
                     point: None,
@@ -187,6 +170,9 @@ impl Referee {
                     resolved_at: None,
                     message,
                 });
+                if let Some(m) = self.game.as_mut() {
+                    m.board_alert = Some(id);
+                }
             }
             (Some(id), _) => {
                 if held == 0
@@ -194,7 +180,7 @@ impl Referee {
                 {
                     m.board_alert = None;
                 }
-                if let Some(a) = self.device.alerts.iter_mut().find(|a| a.id == id) {
+                if let Some(a) = self.devices.alert_mut(&id) {
                     a.presses_unexplained = held;
                     a.message = message;
                     if held == 0 {
@@ -203,7 +189,7 @@ impl Referee {
                 }
             }
         }
-        self.device.unexplained_presses = held;
+        self.devices.handle_unexplained_presses(held);
         self.emit_device();
     }
 
@@ -212,22 +198,22 @@ impl Referee {
     pub(crate) fn update_chattering(&mut self) {
         let size = self.size;
         let points: Vec<String> = self
-            .debouncer
+            .sight
+            .debouncer()
             .chattering()
             .into_iter()
             .map(|p| go::name(p, size))
             .collect();
-        if points == self.device.chattering_points {
+        if points == self.devices.chattering_points() {
             return;
         }
         let now = self.now.to_rfc3339();
         for p in &points {
-            if self.device.chattering_points.contains(p) {
+            if self.devices.chattering_points().contains(p) {
                 continue;
             }
-            self.device_alerts_raised += 1;
-            self.push_device_alert(DeviceAlert {
-                id: format!("{}-d{}", self.config.board, self.device_alerts_raised),
+            self.devices.raise(&self.config.board, |id| DeviceAlert {
+                id,
                 kind: DeviceAlertKind::ChatteringSensor,
                 point: Some(p.clone()),
                 presses_unexplained: 0,
@@ -239,36 +225,15 @@ impl Referee {
                 ),
             });
         }
-        for a in &mut self.device.alerts {
-            let ended = a.kind == DeviceAlertKind::ChatteringSensor
-                && a.resolved_at.is_none()
-                && a.point.as_ref().is_some_and(|p| !points.contains(p));
-            if ended {
-                a.resolved_at = Some(now.clone());
-            }
-        }
-        self.device.chattering_points = points;
+        self.devices.handle_chattering(points, &now);
         self.emit_device();
-    }
-
-    pub(crate) fn push_device_alert(&mut self, alert: DeviceAlert) {
-        if self.device.alerts.len() >= DEVICE_ALERT_LIMIT {
-            let oldest = self
-                .device
-                .alerts
-                .iter()
-                .position(|a| a.resolved_at.is_some())
-                .unwrap_or(0);
-            self.device.alerts.remove(oldest);
-        }
-        self.device.alerts.push(alert);
     }
 
     /// What the referee does with readings now (published in `device.interpretation`).
     pub(crate) fn interpretation(&self) -> Interpretation {
         match &self.game {
             Some(m) if m.frozen => Interpretation::Frozen,
-            Some(m) if !m.held.is_empty() || self.blind => Interpretation::WaitingForBoard,
+            Some(m) if !m.held.is_empty() || self.sight.blind() => Interpretation::WaitingForBoard,
             _ => Interpretation::Reading,
         }
     }

@@ -11,7 +11,7 @@ use crate::state::{BoardState, PerColor, Phase, SCHEMA_VERSION, SekiMark};
 impl Referee {
     /// The board's full state, as GET /boards/{board} and MQTT `state` publish it.
     pub fn state(&self) -> BoardState {
-        let physical = go::position_string(&self.physical);
+        let physical = go::position_string(self.sight.physical());
         let position = go::position_string(&self.game_readings());
         let mut state = BoardState {
             v: SCHEMA_VERSION,
@@ -32,7 +32,7 @@ impl Referee {
             clock: None,
             infractions: Vec::new(),
             warnings: PerColor::default(),
-            device: self.device.clone(),
+            device: self.devices.state().clone(),
             phase: Phase::Setup,
             result: None,
             proposed_result: None,
@@ -67,8 +67,8 @@ impl Referee {
             white: m.game.captures(Color::White),
         };
         state.clock = m.clock.reading(self.now);
-        state.infractions.clone_from(&m.infractions);
-        state.warnings = m.warnings;
+        state.infractions = m.audit.infractions().to_vec();
+        state.warnings = m.audit.warnings();
         state.phase = m.phase;
         state.result.clone_from(&m.result);
         state.proposed_result.clone_from(&m.proposed);
@@ -89,7 +89,7 @@ impl Referee {
             })
             .collect();
         state.end_signal = self.end_signal();
-        state.audit.clone_from(&m.audit);
+        state.audit = m.audit.entries().to_vec();
         state.black.clone_from(&m.black);
         state.white.clone_from(&m.white);
     }

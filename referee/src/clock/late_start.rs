@@ -2,46 +2,10 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::machine::{AdjustmentReason, Clock, Turn};
+use super::machine::{AdjustmentReason, Clock, RunSegment, Turn};
+use super::venue::Venue;
 use super::{ClockError, Color, SideReading};
 use crate::Timestamp;
-
-const MINUTE_MS: u64 = 60_000;
-
-/// How far the players lodge from the hall, which sets the late limit.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Venue {
-    /// Hall and lodging in the same place: 15 minutes (CN2002 22.2).
-    #[default]
-    SameSite,
-    /// Hall and lodging apart: 1 hour (CN2002 22.1).
-    Separate,
-    /// A limit the tournament set itself, in ms (its regulations replace 22.1-22.2's figure).
-    Limit(u64),
-}
-
-impl Venue {
-    /// The longest absence that does not lose the game (the limit itself is allowed: "不得超过1小时(含)").
-    #[must_use]
-    pub fn limit_ms(self) -> u64 {
-        match self {
-            Self::SameSite => 15 * MINUTE_MS,
-            Self::Separate => 60 * MINUTE_MS,
-            Self::Limit(ms) => ms,
-        }
-    }
-
-    /// The article that sets the limit.
-    #[must_use]
-    pub fn article(self) -> &'static str {
-        match self {
-            Self::SameSite => "CN2002 22.2",
-            Self::Separate => "CN2002 22.1",
-            Self::Limit(_) => "CN2002 22.1-22.2",
-        }
-    }
-}
 
 /// The outcome of a late start, for the `late_start` alert.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -63,14 +27,6 @@ pub struct LateStart {
     pub article: &'static str,
     /// The side's clock afterwards.
     pub after: SideReading,
-}
-
-/// A stretch of one side's clock running, kept for the first hour of the game only.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub(crate) struct RunSegment {
-    side: Color,
-    from: Timestamp,
-    to: Timestamp,
 }
 
 impl Clock {

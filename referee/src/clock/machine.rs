@@ -3,9 +3,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::events::ClockEvent;
-use super::late_start::{RunSegment, Venue};
 use super::reading::{ClockReading, MoveTime, Show, SideReading};
 use super::systems::{self, Milestone, SideTime};
+use super::venue::Venue;
 use super::{ClockError, Color, TimeControl};
 use crate::Timestamp;
 
@@ -94,6 +94,14 @@ pub struct Adjustment {
     pub reason: AdjustmentReason,
     /// The side's clock afterwards.
     pub after: SideReading,
+}
+
+/// A stretch of one side's clock running, kept for the first hour of the game only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub(crate) struct RunSegment {
+    pub(crate) side: Color,
+    pub(crate) from: Timestamp,
+    pub(crate) to: Timestamp,
 }
 
 /// The game clock: time-control arithmetic over host timestamps, sans-IO.

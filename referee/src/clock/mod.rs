@@ -31,15 +31,17 @@ mod side;
 mod systems;
 mod tick;
 mod time_control;
+mod venue;
 
 pub use announce::{Announcement, CallCode};
 pub use countout::CountOutCall;
 pub use duration::Millis;
 pub use errors::{ClockError, DurationError, TimeControlError};
 pub use events::ClockEvent;
-pub use late_start::{LateStart, Venue};
+pub use late_start::LateStart;
 pub use machine::{Adjustment, AdjustmentReason, Clock, Ledger};
 pub use reading::{ClockReading, MoveTime, Show, SideReading};
 pub use side::Color;
 pub use tick::{ClockTick, SideTick};
 pub use time_control::{DEFAULT_CN_PERIOD, TimeControl};
+pub use venue::Venue;

@@ -2,8 +2,8 @@
 
 use goban_rules::{Color, Move};
 
-use super::Diff;
 use crate::Timestamp;
+use crate::diff::Diff;
 use crate::go;
 use crate::input::Reading;
 use crate::referee::Referee;
@@ -27,7 +27,7 @@ impl Referee {
         let mut order: Vec<(usize, Color, Timestamp)> = diff
             .added
             .iter()
-            .map(|&(p, c)| (p, c, self.changed_at[p]))
+            .map(|&(p, c)| (p, c, self.sight.changed_at()[p]))
             .collect();
         order.sort_by_key(|&(p, _, at)| (at, p));
         if self.record_burst_if_it_replays(&order, Candidates::Both) {
@@ -81,11 +81,11 @@ impl Referee {
         let mut order: Vec<(usize, Color, Timestamp)> = diff
             .added
             .iter()
-            .map(|&(p, c)| (p, c, self.changed_at[p]))
+            .map(|&(p, c)| (p, c, self.sight.changed_at()[p]))
             .chain(
                 diff.changed
                     .iter()
-                    .map(|&(p, _, c)| (p, c, self.changed_at[p])),
+                    .map(|&(p, _, c)| (p, c, self.sight.changed_at()[p])),
             )
             .collect();
         order.sort_by_key(|&(p, _, at)| (at, p));
@@ -213,7 +213,7 @@ impl Referee {
         let replayed = go::readings(game.board(), self.size);
         replayed
             .iter()
-            .zip(&self.physical)
+            .zip(self.sight.physical())
             .enumerate()
             .all(|(i, (g, p))| {
                 g == p

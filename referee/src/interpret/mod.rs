@@ -1,12 +1,11 @@
 //! Interpretation of quiet physical positions against the game position (the classification table of referee-notes.md).
 
 mod burst;
-mod diff;
 mod removal;
 mod stone;
 mod substep;
 
-pub(crate) use diff::Diff;
+use crate::diff::Diff;
 
 use burst::Candidates;
 
@@ -20,19 +19,18 @@ use crate::state::Phase;
 impl Referee {
     /// A quiet board arrived: interpret it.
     pub(crate) fn handle_quiet(&mut self, quiet: Quiet) {
-        if !self.blind {
+        if !self.sight.blind() {
             // The snapshot that ends a blind spell (start-up, resync) is no act of a player:
             // it stays out of the alerts' evidence (issue 15).
             self.timeline.record_readings(
-                &self.physical,
+                self.sight.physical(),
                 &quiet.readings,
                 &quiet.changed_at,
                 self.size,
             );
         }
-        self.physical = quiet.readings;
-        self.changed_at = quiet.changed_at;
-        self.keep_vanished(quiet.vanished);
+        let vanished = self.sight.handle_quiet(quiet);
+        self.keep_vanished(vanished);
         self.update_unknown_points();
         self.update_chattering();
         self.update_sight();
@@ -54,7 +52,7 @@ impl Referee {
             Some(Phase::Counting) => self.update_counting(),
             _ => {}
         }
-        if self.debouncer.earliest_pending().is_none() {
+        if self.sight.debouncer().earliest_pending().is_none() {
             for key in std::mem::take(&mut self.waiting_keys) {
                 // The game may have ended meanwhile: a key that no longer applies is dropped.
                 let _ = self.handle_key(key);
@@ -104,7 +102,7 @@ impl Referee {
         let Some(m) = self.game.as_mut() else {
             return Diff::default();
         };
-        let physical = &self.physical;
+        let physical = self.sight.physical();
         // A known deviation ends when the point reads something else (`?` is not something else).
         m.known.retain(|&p, r| {
             physical[p] == Reading::Unknown || (physical[p] == *r && physical[p] != game[p])
@@ -112,7 +110,7 @@ impl Referee {
         // A captured stone once seen off the board is no longer pending: a new stone there is new,
         // also when it was put down in the same stall as the capture (its reading is newer
         // than the capturing move: a point retaken in fast play, issue 15).
-        let (changed_at, captured_at) = (&self.changed_at, m.placed_at);
+        let (changed_at, captured_at) = (self.sight.changed_at(), m.placed_at);
         m.pending_caps
             .retain(|&(p, c)| physical[p] == go::reading_of(c) && changed_at[p] <= captured_at);
         // Until the opponent's next stone, the last move's captured stones may still be taken off.
@@ -123,7 +121,7 @@ impl Referee {
     /// Presses before this time can be judged now: no change still settling and no stone not
     /// yet in the game came before them (`None`: all of them).
     pub(crate) fn claims_judged_before(&mut self) -> Option<crate::Timestamp> {
-        let pending = self.debouncer.earliest_pending();
+        let pending = self.sight.debouncer().earliest_pending();
         // A stone that stood and went inside the stall, with what took it still settling: the
         // presses after it wait for the report that completes the sequence (issue 15).
         let hidden = self.first_hidden_stone_at();
@@ -139,11 +137,16 @@ impl Referee {
         let Some(m) = self.game.as_ref() else {
             return false;
         };
-        let Some(first) = diff.added.iter().map(|&(p, _)| self.changed_at[p]).min() else {
+        let Some(first) = diff
+            .added
+            .iter()
+            .map(|&(p, _)| self.sight.changed_at()[p])
+            .min()
+        else {
             return false;
         };
         let board = m.game.board();
-        self.debouncer.pending_readings().any(|(p, r, at)| {
+        self.sight.debouncer().pending_readings().any(|(p, r, at)| {
             r.color().is_some() && at < first && board.get(go::point(p)).is_none()
         })
     }
@@ -154,7 +157,8 @@ impl Referee {
             return false;
         };
         let board = m.game.board();
-        self.debouncer
+        self.sight
+            .debouncer()
             .pending_readings()
             .any(|(p, r, _)| r.color().is_some() && board.get(go::point(p)).is_none())
     }
@@ -162,7 +166,10 @@ impl Referee {
     /// When the earliest stone not in the game arrived, if any.
     fn first_new_stone_at(&mut self) -> Option<crate::Timestamp> {
         let diff = self.current_diff();
-        diff.added.iter().map(|&(p, _)| self.changed_at[p]).min()
+        diff.added
+            .iter()
+            .map(|&(p, _)| self.sight.changed_at()[p])
+            .min()
     }
 
     /// Interprets until the position is explained or waits for more evidence.
@@ -260,7 +267,7 @@ impl Referee {
     /// meanwhile is read as usual (`true`: read the board again).
     fn check_restored(&mut self) -> bool {
         let game = self.game_readings();
-        let restored = game.iter().zip(&self.physical).all(|(g, p)| {
+        let restored = game.iter().zip(self.sight.physical()).all(|(g, p)| {
             g == p || *p == Reading::Unknown || (*g == Reading::Empty && p.color().is_some())
         });
         let Some(m) = self.game.as_mut() else {
@@ -275,12 +282,11 @@ impl Referee {
     }
 
     fn update_unknown_points(&mut self) {
-        let unknown: Vec<String> = (0..self.physical.len())
-            .filter(|&i| self.physical[i] == Reading::Unknown)
+        let unknown: Vec<String> = (0..self.sight.physical().len())
+            .filter(|&i| self.sight.physical()[i] == Reading::Unknown)
             .map(|i| go::name(i, self.size))
             .collect();
-        if unknown != self.device.unknown_points {
-            self.device.unknown_points = unknown;
+        if self.devices.handle_unknown_points(unknown) {
             self.emit_device();
         }
     }

@@ -1,6 +1,6 @@
 //! Stones missing from the board without a new stone: a lift that comes back, a withdrawn move, a wrong capture, a displaced stone, a knocked board.
 
-use super::Diff;
+use crate::diff::Diff;
 use crate::go;
 use crate::infraction::InfractionKind;
 use crate::input::Reading;
@@ -34,7 +34,7 @@ impl Referee {
             board
                 .liberties(go::point(r))
                 .iter()
-                .any(|q| self.physical[q.index()] == Reading::Unknown)
+                .any(|q| self.sight.physical()[q.index()] == Reading::Unknown)
         });
         if unreadable_liberty {
             m.suspect_since = Some(now);
@@ -71,7 +71,7 @@ impl Referee {
             .join(" ");
         let at = points
             .iter()
-            .map(|&p| self.changed_at[p])
+            .map(|&p| self.sight.changed_at()[p])
             .max()
             .unwrap_or(now);
         let beside_last = |r: usize| {
@@ -149,7 +149,7 @@ impl Referee {
         let points = diff.points();
         let at = points
             .iter()
-            .map(|&p| self.changed_at[p])
+            .map(|&p| self.sight.changed_at()[p])
             .max()
             .unwrap_or(self.now);
         let evidence = vec![(

@@ -2,8 +2,8 @@
 
 use goban_rules::{Color, Illegal, IllegalReason, Move};
 
-use super::Diff;
 use crate::Timestamp;
+use crate::diff::Diff;
 use crate::go;
 use crate::infraction::InfractionKind;
 use crate::input::Reading;
@@ -37,7 +37,7 @@ impl Referee {
             return self.on_stone_out_of_turn(x, s, to_move);
         }
         self.close_previous_move();
-        let at = self.changed_at[x];
+        let at = self.sight.changed_at()[x];
         let preview = self.game.as_ref().map(|m| m.game.preview(s, go::point(x)));
         match preview {
             Some(Ok(_)) => {
@@ -106,7 +106,7 @@ impl Referee {
         };
         let open = m.pending_press.filter(|p| p.color == to_move);
         if open.is_some()
-            && (self.stone_unreported_of(to_move, self.changed_at[x])
+            && (self.stone_unreported_of(to_move, self.sight.changed_at()[x])
                 || self.substep_still_settling())
         {
             // A stone of the presser, placed before this one, is still settling, or what took
@@ -120,7 +120,7 @@ impl Referee {
         if let Some(press) = open {
             m.pending_press = None;
             let wait = m.pending_wait_from.take();
-            if !self.pass_proven(&press, wait, self.changed_at[x]) {
+            if !self.pass_proven(&press, wait, self.sight.changed_at()[x]) {
                 // The press's stone may hide where the board could not see: ask (point 7).
                 self.hold(vec![press]);
                 return false;
@@ -142,7 +142,7 @@ impl Referee {
         if m.void_pending == Some(to_move) {
             // The advised forbidden or ko stone counts as a pass (CN2002 19, 18.3) once play goes on.
             m.void_pending = None;
-            let at = self.changed_at[x];
+            let at = self.sight.changed_at()[x];
             let claim = crate::match_state::Claim {
                 color: to_move,
                 at,
@@ -169,7 +169,7 @@ impl Referee {
 
     /// The same colour plays twice without a pass (CN2002 17.2, JK 8.1).
     fn on_double_move(&mut self, x: usize, s: Color) {
-        let at = self.changed_at[x];
+        let at = self.sight.changed_at()[x];
         let Some(m) = self.game.as_mut() else { return };
         let number = m.move_count() + 1;
         m.known.insert(x, go::reading_of(s));
@@ -197,7 +197,7 @@ impl Referee {
 
     /// A forbidden or ko stone: alert; the stone and what it took off are one act.
     fn on_illegal_stone(&mut self, kind: InfractionKind, x: usize, s: Color, diff: &Diff) {
-        let at = self.changed_at[x];
+        let at = self.sight.changed_at()[x];
         let Some(m) = self.game.as_mut() else { return };
         let number = m.move_count() + 1;
         m.known.insert(x, go::reading_of(s));
@@ -232,7 +232,7 @@ impl Referee {
         m.known.insert(r, Reading::Empty);
         let (from, to) = (go::name(r, self.size), go::name(x, self.size));
         let evidence = vec![(
-            self.changed_at[x],
+            self.sight.changed_at()[x],
             format!("{s} stone left {from} and stands on {to}"),
         )];
         if is_last {
@@ -265,7 +265,7 @@ impl Referee {
         let number = m.move_count() + 1;
         m.known.insert(p, go::reading_of(pc));
         let evidence = vec![(
-            self.changed_at[p],
+            self.sight.changed_at()[p],
             format!("{pc} stone read on occupied {}", go::name(p, self.size)),
         )];
         self.raise(InfractionKind::OccupiedPoint, pc, number, vec![p], evidence);

@@ -57,8 +57,8 @@ impl Referee {
         // A stone of the same colour as the game's on its point, but placed since the last move:
         // the game's stone there was captured and the point retaken inside the stall (ko).
         let board = m.game.board();
-        for (p, &reading) in self.physical.iter().enumerate() {
-            let at = self.changed_at[p];
+        for (p, &reading) in self.sight.physical().iter().enumerate() {
+            let at = self.sight.changed_at()[p];
             if let Some(c) = reading.color()
                 && at > m.placed_at
                 && board.get(go::point(p)) == Some(c)
@@ -97,7 +97,7 @@ impl Referee {
     pub(super) fn substep_still_settling(&self) -> bool {
         let gone: Vec<usize> = self.substeps().map(|v| v.index).collect();
         !gone.is_empty()
-            && self.debouncer.pending_readings().any(|(p, _, _)| {
+            && self.sight.debouncer().pending_readings().any(|(p, _, _)| {
                 gone.iter()
                     .any(|&g| g == p || go::adjacent(g, p, self.size))
             })
