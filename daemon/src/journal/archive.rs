@@ -10,7 +10,7 @@ use super::JournalStatus;
 use super::packing::Unpacker;
 use super::recover::from_sql;
 use super::writer::to_sql;
-use crate::hub::{Archive, Payload, Published, RequestError, Topic};
+use crate::publish::hub::{Archive, Payload, Published, RequestError, Topic};
 
 /// [`Archive`] over its own SQLite connection (WAL lets it read while the writer commits).
 pub struct SqliteArchive {

@@ -22,9 +22,9 @@ use queue::Outbox;
 use refill::Progress;
 pub use topics::{board_topic, delivery, status_topic};
 
-use crate::delay::Feed;
-use crate::hub::{Payload, Published, Topic};
 use crate::journal::JournalStatus;
+use crate::publish::delay::Feed;
+use crate::publish::hub::{Payload, Published, Topic};
 
 /// Largest MQTT packet the daemon sends and its embedded broker accepts.
 ///

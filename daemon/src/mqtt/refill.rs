@@ -9,8 +9,8 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::delay::Feed;
-use crate::hub::{Archive, Published, RequestError};
+use crate::publish::delay::Feed;
+use crate::publish::hub::{Archive, Published, RequestError};
 
 /// Messages per journal read of a refill.
 const PAGE: usize = 500;

@@ -24,8 +24,8 @@ use goban_referee::{
 };
 use goban_rules::{BoardSize, Color, GameSetup};
 
-use crate::delay::Feed;
-use crate::hub::{
+use crate::publish::delay::Feed;
+use crate::publish::hub::{
     ArbiterRequest, Archive, BoardControl, BoardView, Hub, Payload, Published, RequestError, Topic,
 };
 

@@ -9,31 +9,31 @@ use goban_hardware::sim::{
 };
 use tokio_util::sync::CancellationToken;
 
+use super::Command;
 use crate::app::{self, Endpoints};
-use crate::cli::Command;
 use crate::config::{self, Config, LogFormat};
 
 /// Bundled demo games (see assets/games/README.md for their origin).
 const DEMO_GAMES: [(&str, &str); 5] = [
     (
         "AG vs AG G12",
-        include_str!("../assets/games/AlphaGo-2.0-AG-vs-AG-G12-English.sgf"),
+        include_str!("../../assets/games/AlphaGo-2.0-AG-vs-AG-G12-English.sgf"),
     ),
     (
         "AG vs AG G13",
-        include_str!("../assets/games/AlphaGo-2.0-AG-vs-AG-G13-English.sgf"),
+        include_str!("../../assets/games/AlphaGo-2.0-AG-vs-AG-G13-English.sgf"),
     ),
     (
         "AG vs AG G26",
-        include_str!("../assets/games/AlphaGo-2.0-AG-vs-AG-G26-English.sgf"),
+        include_str!("../../assets/games/AlphaGo-2.0-AG-vs-AG-G26-English.sgf"),
     ),
     (
         "AG vs AG G29",
-        include_str!("../assets/games/AlphaGo-2.0-AG-vs-AG-G29-English.sgf"),
+        include_str!("../../assets/games/AlphaGo-2.0-AG-vs-AG-G29-English.sgf"),
     ),
     (
         "AG vs AG G32",
-        include_str!("../assets/games/AlphaGo-2.0-AG-vs-AG-G32-English.sgf"),
+        include_str!("../../assets/games/AlphaGo-2.0-AG-vs-AG-G32-English.sgf"),
     ),
 ];
 
@@ -84,7 +84,7 @@ pub async fn run_async(command: Command, log_override: Option<LogFormat>) -> any
     match command {
         Command::Run { config } => {
             let config = config::load(&config)?;
-            crate::logging::init(
+            super::logging::init(
                 log_override.unwrap_or(config.log.format),
                 &config.log.filter,
             );
@@ -97,7 +97,7 @@ pub async fn run_async(command: Command, log_override: Option<LogFormat>) -> any
             journal,
             games,
         } => {
-            crate::logging::init(log_override.unwrap_or_default(), "info");
+            super::logging::init(log_override.unwrap_or_default(), "info");
             demo(listen, boards, speed, journal, games.as_deref()).await
         }
         Command::Simulate {
@@ -109,7 +109,7 @@ pub async fn run_async(command: Command, log_override: Option<LogFormat>) -> any
             shared_port,
             seed,
         } => {
-            crate::logging::init(log_override.unwrap_or_default(), "info");
+            super::logging::init(log_override.unwrap_or_default(), "info");
             let script = match script {
                 Some(path) => read_script(&path)?,
                 None => FaultScript::default(),
@@ -248,7 +248,7 @@ async fn demo(
     let mut players = Vec::new();
     for (i, table) in tables.into_iter().enumerate() {
         println!("  {}: {}", table.name, table.game);
-        players.push(tokio::spawn(crate::demo_tables::keep_playing(
+        players.push(tokio::spawn(super::demo_tables::keep_playing(
             table,
             games.clone(),
             i,

@@ -15,7 +15,7 @@ use goban_referee::{BoardState, SgfHeader};
 use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, watch};
 
-use crate::followers::BoardFollowers;
+use super::followers::BoardFollowers;
 
 /// Which MQTT topic / SSE event name a published message belongs to (api.md "MQTT").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]

@@ -1,5 +1,9 @@
 //! The command line (clap): demo, run, simulate, ports, check-config, generate-config.
 
+pub mod commands;
+mod demo_tables;
+pub mod logging;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -109,12 +113,12 @@ pub fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::CheckConfig { file } => check_config(&file),
-        Command::Ports => crate::commands::ports(),
+        Command::Ports => commands::ports(),
         Command::Export { source, out } => crate::archive::command::run_export(&source, &out),
         Command::Backup { source, out } => crate::archive::command::run_backup(&source, &out),
         command => {
             // Before anything opens: a hall needs more files than a service's usual 1,024.
-            let _ = crate::open_files::raise();
+            let _ = crate::app::open_files::raise();
             let runtime = match tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
                 .build()
@@ -130,7 +134,7 @@ pub fn main() -> ExitCode {
             } else {
                 None
             };
-            match runtime.block_on(crate::commands::run_async(command, format)) {
+            match runtime.block_on(commands::run_async(command, format)) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(err) => {
                     eprintln!("goban-bridge: {err:#}");
