@@ -14,6 +14,7 @@ pub mod cli;
 pub mod config;
 mod http;
 pub mod journal;
+pub mod message;
 pub mod mqtt;
 pub mod publish;
 mod runtime;

@@ -40,7 +40,7 @@ pub(crate) mod tests_support {
     use goban_referee::{Phase, Referee, RefereeConfig};
 
     use super::position::Position;
-    use crate::publish::hub::BoardView;
+    use crate::message::BoardView;
 
     /// A 9x9 game on `board` as of `seq`: Black on E5 (and White on C3 after `moves` >= 2).
     pub(crate) fn build_position(board: &str, seq: u64, moves: u32) -> Position {

@@ -14,8 +14,8 @@ use super::report::{ANALYSIS_VERSION, Analysis, EngineInfo, Verdict};
 use super::schedule::Schedule;
 use super::slots::{Finished, Slots};
 use super::store::PublicAnalysis;
+use crate::message::{Payload, Published, Topic};
 use crate::publish::delay::Feed;
-use crate::publish::hub::{Payload, Published, Topic};
 
 /// What distinguishes a board's position from its previous one.
 type Key = (Option<String>, u32, String, goban_rules::Color);
@@ -118,7 +118,7 @@ impl Service {
         }
     }
 
-    fn consider(&mut self, board: Arc<str>, view: Arc<crate::publish::hub::BoardView>) {
+    fn consider(&mut self, board: Arc<str>, view: Arc<crate::message::BoardView>) {
         let Some(position) = Position::of(board.clone(), view) else {
             return;
         };

@@ -23,8 +23,8 @@ use refill::Progress;
 pub use topics::{board_topic, delivery, status_topic};
 
 use crate::journal::JournalStatus;
+use crate::message::{Payload, Published, Topic};
 use crate::publish::delay::Feed;
-use crate::publish::hub::{Payload, Published, Topic};
 
 /// Largest MQTT packet the daemon sends and its embedded broker accepts.
 ///

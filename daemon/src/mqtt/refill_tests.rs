@@ -3,8 +3,9 @@ use std::sync::Arc;
 use goban_referee::{Referee, RefereeConfig};
 
 use super::*;
+use crate::message::{BoardView, Payload, Topic};
 use crate::publish::doubles::{IdleBoard, MemoryArchive};
-use crate::publish::hub::{BoardView, Hub, Payload, Topic};
+use crate::publish::hub::Hub;
 
 fn build_message(board: &str, seq: u64) -> Published {
     Published {

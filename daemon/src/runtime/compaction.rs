@@ -61,7 +61,7 @@ mod tests {
     use super::*;
     use crate::config::{JournalConfig, Span};
     use crate::journal::{Batch, GameRecord, InputRecord};
-    use crate::publish::hub::{Archive, Payload, Published, Topic};
+    use crate::message::{Payload, Published, Topic};
 
     const T0: u64 = 1_796_029_200_000;
 

@@ -8,7 +8,7 @@ use goban_referee::{
 
 use crate::config::{BoardConfig, ButtonSide, RefereeDefaults, Ruleset};
 use crate::journal::{InputRecord, StoredCheckpoint};
-use crate::publish::hub::Topic;
+use crate::message::Topic;
 
 /// What one input produced, ready to be numbered and published.
 #[derive(Debug, Default)]

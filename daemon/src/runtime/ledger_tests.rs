@@ -10,7 +10,7 @@ use goban_referee::{
 
 use super::ledger::{Ledger, Urgency};
 use crate::journal::Recovered;
-use crate::publish::hub::Topic;
+use crate::message::Topic;
 
 const T0: u64 = 1_796_029_200_000;
 

@@ -5,7 +5,7 @@ use std::sync::Arc;
 use super::*;
 use crate::config::{JournalConfig, Span, Synchronous};
 use crate::journal::{Batch, InputRecord};
-use crate::publish::hub::{Payload, Published, Topic};
+use crate::message::{Payload, Published, Topic};
 
 fn build_config(dir: &tempfile::TempDir) -> JournalConfig {
     JournalConfig {

@@ -129,7 +129,7 @@ async fn start_game_accepts_no_body() {
     let harness = Harness::start(build_settings()).await;
     let mut finished = super::build_state(0, 3);
     finished["phase"] = json!("finished");
-    harness.publish(crate::publish::hub::Topic::State, finished);
+    harness.publish(crate::message::Topic::State, finished);
     let response = harness
         .client
         .post(harness.url("/boards/table-1/game"))
@@ -508,7 +508,7 @@ async fn infraction_ids_with_a_slash_are_percent_encoded() {
     let harness = Harness::start(build_settings()).await;
     let mut state = super::build_state(0, 3);
     state["infractions"][0]["id"] = json!("2026-11-30-table-1-1/3");
-    harness.publish(crate::publish::hub::Topic::State, state);
+    harness.publish(crate::message::Topic::State, state);
     let path = "/boards/table-1/infractions/2026-11-30-table-1-1%2F3/ruling";
     let (status, answer) = json_of(
         harness

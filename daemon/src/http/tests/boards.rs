@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::{BOARD, Harness, build_settings, json_of};
-use crate::publish::hub::Topic;
+use crate::message::Topic;
 
 #[tokio::test]
 async fn health_reports_devices() {
