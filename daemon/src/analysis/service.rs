@@ -2,7 +2,6 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::sync::broadcast::{self, error::RecvError};
 use tokio::sync::mpsc;
@@ -191,9 +190,4 @@ fn now_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-}
-
-/// Twice the time budget: past it, an engine is given up on for that position.
-pub(crate) fn patience(config: &AnalysisConfig) -> Duration {
-    (config.time_per_position.0 * 2).max(Duration::from_secs(1))
 }
