@@ -311,3 +311,17 @@ impl Hub {
         self.pending.write().unwrap_or_else(|e| e.into_inner())
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_journal_read_sqlite_refused_is_unavailable_in_sqlites_words() {
+        let refused = unreadable(JournalError::Sqlite("disk I/O error".into()));
+        assert!(
+            matches!(&refused, RequestError::Unavailable(words) if words == "journal (disk I/O error)"),
+            "{refused:?}"
+        );
+    }
+}
