@@ -8,8 +8,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use goban_bridge::config::{JournalConfig, Synchronous};
-use goban_bridge::hub::{Payload, Published, Topic};
 use goban_bridge::journal::{Batch, InputRecord, Journal};
+use goban_bridge::message::{Payload, Published, Topic};
 
 const LATENCY_WRITES: usize = 300;
 const BOARDS: usize = 500;

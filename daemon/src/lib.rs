@@ -2,8 +2,8 @@
 //!
 //! The binary (`main.rs`) is a thin shell over [`cli`]; tests use these
 //! modules directly. Data path: device links → [`runtime`] (referee) →
-//! [`journal`] (committed first) → [`hub`] → `http` and [`mqtt`]; see
-//! docs/architecture.md.
+//! [`journal`] (committed first) → [`publish`] (hub, broadcast delay) → `http`
+//! and [`mqtt`]; see docs/architecture.md.
 #![warn(missing_docs)]
 
 pub mod analysis;
@@ -11,18 +11,12 @@ pub mod app;
 pub mod archive;
 pub mod broker;
 pub mod cli;
-pub mod commands;
 pub mod config;
-pub mod delay;
-mod demo_tables;
-pub mod doubles;
-pub mod followers;
 mod http;
-pub mod hub;
 pub mod journal;
-pub mod logging;
+pub mod message;
 pub mod mqtt;
-pub mod open_files;
+pub mod publish;
 mod runtime;
 mod telemetry;
 pub mod tournament;

@@ -4,10 +4,11 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use goban_bridge::delay::Feed;
-use goban_bridge::doubles::MemoryArchive;
-use goban_bridge::hub::{Hub, Payload, Published, Topic};
+use goban_bridge::message::{Payload, Published, Topic};
 use goban_bridge::mqtt::{MqttPublisher, MqttSettings, board_topic};
+use goban_bridge::publish::delay::Feed;
+use goban_bridge::publish::doubles::MemoryArchive;
+use goban_bridge::publish::hub::Hub;
 use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
 
 fn build_long_game_state(moves: usize) -> serde_json::Value {

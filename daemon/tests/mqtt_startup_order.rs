@@ -6,10 +6,11 @@ mod harness;
 use std::sync::Arc;
 use std::time::Duration;
 
-use goban_bridge::delay::Feed;
-use goban_bridge::doubles::{IdleBoard, MemoryArchive};
-use goban_bridge::hub::{BoardView, Hub, Payload, Published, Topic};
+use goban_bridge::message::{BoardView, Payload, Published, Topic};
 use goban_bridge::mqtt::{MqttPublisher, MqttSettings};
+use goban_bridge::publish::delay::Feed;
+use goban_bridge::publish::doubles::{IdleBoard, MemoryArchive};
+use goban_bridge::publish::hub::Hub;
 use goban_referee::{Referee, RefereeConfig};
 use harness::mqtt::Subscriber;
 use harness::{unique, wait_for};

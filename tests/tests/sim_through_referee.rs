@@ -11,7 +11,7 @@ use goban_referee::{
 };
 use goban_rules::{BoardSize, Move};
 
-/// The demo's speed factor (`goban-bridge demo --speed`, default in daemon/src/cli.rs).
+/// The demo's speed factor (`goban-bridge demo --speed`, default in daemon/src/cli/args.rs).
 const DEMO_SPEED: f64 = 4.0;
 /// How many corpus games each test plays unless `GOBAN_SIM_GAMES` says otherwise (250: all).
 const GAMES: usize = 60;
@@ -368,7 +368,7 @@ fn demo_speed_with_board_frames_arriving_late_raises_no_alert() {
     );
 }
 
-/// The demo's fault script (daemon/src/commands.rs `DEMO_SCRIPT`).
+/// The demo's fault script (daemon/src/cli/demo.rs `DEMO_SCRIPT`).
 const DEMO_SCRIPT: &str = r#"{"steps": [
   {"at_move": 8, "fault": "garbage", "device": "board", "bytes": 48},
   {"at_move": 14, "fault": "premature_press"},

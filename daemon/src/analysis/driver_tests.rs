@@ -154,7 +154,7 @@ async fn katago_errors_reach_the_query() {
     let mut position = build_position("t-1", 3, 1);
     let mut state = position.view.state.clone();
     state.komi = -7.5;
-    position.view = crate::hub::BoardView::build(state, None);
+    position.view = crate::message::BoardView::build(state, None);
     let error = engine
         .analyse(&position, 50, Duration::from_secs(30))
         .await

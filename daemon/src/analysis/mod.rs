@@ -4,7 +4,7 @@
 //! [`schedule`] keeps one per board, featured boards first, at most K at once; the
 //! [`slots`] hand them to engine processes; the [`service`] stamps each answer as an
 //! [`report::Analysis`] and gives it to the public feed, whose broadcast delay sends it
-//! when it releases the analysed state (`delay.rs`, `publish_beside`); the [`store`]
+//! when it releases the analysed state (`publish/delay.rs`, `publish_beside`); the [`store`]
 //! keeps what was released for REST and the SGF.
 
 pub mod config;
@@ -40,7 +40,7 @@ pub(crate) mod tests_support {
     use goban_referee::{Phase, Referee, RefereeConfig};
 
     use super::position::Position;
-    use crate::hub::BoardView;
+    use crate::message::BoardView;
 
     /// A 9x9 game on `board` as of `seq`: Black on E5 (and White on C3 after `moves` >= 2).
     pub(crate) fn build_position(board: &str, seq: u64, moves: u32) -> Position {

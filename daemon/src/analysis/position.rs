@@ -5,7 +5,7 @@ use std::sync::Arc;
 use goban_referee::Phase;
 use goban_rules::{BoardSize, Color, Point};
 
-use crate::hub::BoardView;
+use crate::message::BoardView;
 
 /// One board's position as of one `seq`; shares the view, copies nothing.
 #[derive(Clone, Debug)]

@@ -7,9 +7,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::store::PublicAnalysis;
 use super::tests_support::build_position;
-use crate::delay::{DelayedView, Feed};
-use crate::doubles::{IdleBoard, MemoryArchive};
-use crate::hub::{Hub, Payload, Published, Topic};
+use crate::message::{Payload, Published, Topic};
+use crate::publish::delay::{DelayedView, Feed};
+use crate::publish::doubles::{IdleBoard, MemoryArchive};
+use crate::publish::hub::Hub;
 
 const DELAY: Duration = Duration::from_secs(60);
 const BOARD: &str = "t-1";

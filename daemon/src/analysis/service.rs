@@ -2,7 +2,6 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
 
 use tokio::sync::broadcast::{self, error::RecvError};
 use tokio::sync::mpsc;
@@ -14,8 +13,8 @@ use super::report::{ANALYSIS_VERSION, Analysis, EngineInfo, Verdict};
 use super::schedule::Schedule;
 use super::slots::{Finished, Slots};
 use super::store::PublicAnalysis;
-use crate::delay::Feed;
-use crate::hub::{Payload, Published, Topic};
+use crate::message::{Payload, Published, Topic};
+use crate::publish::delay::Feed;
 
 /// What distinguishes a board's position from its previous one.
 type Key = (Option<String>, u32, String, goban_rules::Color);
@@ -118,7 +117,7 @@ impl Service {
         }
     }
 
-    fn consider(&mut self, board: Arc<str>, view: Arc<crate::hub::BoardView>) {
+    fn consider(&mut self, board: Arc<str>, view: Arc<crate::message::BoardView>) {
         let Some(position) = Position::of(board.clone(), view) else {
             return;
         };
@@ -191,9 +190,4 @@ fn now_ms() -> u64 {
     std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
-}
-
-/// Twice the time budget: past it, an engine is given up on for that position.
-pub(crate) fn patience(config: &AnalysisConfig) -> Duration {
-    (config.time_per_position.0 * 2).max(Duration::from_secs(1))
 }

@@ -1,6 +1,7 @@
 //! The K engine slots that analyse positions at once: one GTP process each, or K queries in flight to one KataGo; a slot whose engine fails or overruns gets a fresh one.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::sync::mpsc;
 
@@ -10,7 +11,6 @@ use super::katago_engine::KatagoEngine;
 use super::position::Position;
 use super::process::EngineError;
 use super::report::Verdict;
-use super::service::patience;
 
 /// A slot's answer about one position.
 pub(crate) struct Finished {
@@ -181,4 +181,9 @@ impl Analyst {
             }
         }
     }
+}
+
+/// Twice the time budget: past it, an engine is given up on for that position.
+fn patience(config: &AnalysisConfig) -> Duration {
+    (config.time_per_position.0 * 2).max(Duration::from_secs(1))
 }

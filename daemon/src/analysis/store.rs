@@ -8,8 +8,8 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
 use super::report::{Analysis, EngineInfo};
-use crate::delay::Feed;
-use crate::hub::{Payload, Topic};
+use crate::message::{Payload, Topic};
+use crate::publish::delay::Feed;
 
 /// Points of the lead graph kept per game; a longer game keeps its last ones.
 const HISTORY_CAPACITY: usize = 1024;

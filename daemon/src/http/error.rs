@@ -10,7 +10,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::hub::RequestError;
+use crate::publish::hub::RequestError;
 
 /// The media type of every error answer (RFC 9457 section 6.1).
 pub(crate) const PROBLEM_JSON: &str = "application/problem+json";

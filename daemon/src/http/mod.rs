@@ -1,6 +1,6 @@
 //! The daemon's HTTP layer: REST and SSE under /api/v1, OpenAPI, arbiter auth, broadcast delay, CORS and metrics.
 //!
-//! Only [`crate::hub::Hub`] connects this module to the board runtime: live
+//! Only [`crate::publish::hub::Hub`] connects this module to the board runtime: live
 //! states and the event bus for reading, `BoardControl` for arbiter requests,
 //! `Archive` for SSE history and finished games.
 
@@ -40,8 +40,8 @@ pub(crate) use self::metrics::install_metrics;
 pub(crate) use server::ConnectionLimits;
 pub(crate) use settings::{AllowOrigins, ArbiterTokens, HttpSettings};
 
-use crate::delay::{DelayedView, Feed};
-use crate::hub::{Archive, BoardControl, Hub, Readiness};
+use crate::publish::delay::{DelayedView, Feed};
+use crate::publish::hub::{Archive, BoardControl, Hub, Readiness};
 use auth::Viewer;
 use error::ApiError;
 
@@ -95,7 +95,7 @@ impl App {
     async fn read_archive<T, F>(&self, read: F) -> Result<T, ApiError>
     where
         T: Send + 'static,
-        F: FnOnce(&dyn Archive) -> Result<T, crate::hub::RequestError> + Send + 'static,
+        F: FnOnce(&dyn Archive) -> Result<T, crate::publish::hub::RequestError> + Send + 'static,
     {
         let archive = self.hub.archive().clone();
         match tokio::task::spawn_blocking(move || read(archive.as_ref())).await {

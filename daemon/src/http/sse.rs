@@ -22,8 +22,9 @@ use tokio_util::sync::CancellationToken;
 use super::App;
 use super::auth::Viewer;
 use super::error::ApiError;
-use crate::delay::Feed;
-use crate::hub::{Archive, Published, Topic};
+use crate::message::{Published, Topic};
+use crate::publish::delay::Feed;
+use crate::publish::hub::Archive;
 
 /// Journal page size while catching up: each client holds one page at a time, so this
 /// bounds its memory (2,000 clients resuming from 0 with pages of 500 took 1 GB, issue 43).

@@ -1,4 +1,7 @@
-//! The journal's read side for publishers: events since a seq (SSE resume) and finished games (`/games`).
+//! The journal's read side: events since a seq (SSE resume, MQTT refill) and finished games (`/games`).
+//!
+//! It knows nothing of its readers: the publish side offers these reads to
+//! HTTP and MQTT as the hub's `Archive`.
 
 use std::sync::Mutex;
 
@@ -6,13 +9,13 @@ use rusqlite::types::ValueRef;
 use rusqlite::{Connection, OptionalExtension, params};
 use tokio::sync::watch;
 
-use super::JournalStatus;
 use super::packing::Unpacker;
 use super::recover::from_sql;
 use super::writer::to_sql;
-use crate::hub::{Archive, Payload, Published, RequestError, Topic};
+use super::{JournalError, JournalStatus};
+use crate::message::{Payload, Published, Topic};
 
-/// [`Archive`] over its own SQLite connection (WAL lets it read while the writer commits).
+/// The journal's reads over their own SQLite connection (WAL lets it read while the writer commits).
 pub struct SqliteArchive {
     conn: Mutex<Connection>,
     status: watch::Receiver<JournalStatus>,
@@ -29,28 +32,23 @@ impl SqliteArchive {
     fn with<T>(
         &self,
         read: impl FnOnce(&Connection) -> rusqlite::Result<T>,
-    ) -> Result<T, RequestError> {
+    ) -> Result<T, JournalError> {
         // A poisoned lock means a panic mid-read; the connection itself is still fine.
         let conn = self.conn.lock().unwrap_or_else(|e| e.into_inner());
         read(&conn).map_err(|err| {
             tracing::error!(cause = %err, "journal read failed");
-            RequestError::Unavailable(format!("journal ({err})"))
+            JournalError::from(err)
         })
     }
-}
 
-fn parse_json(text: &str) -> serde_json::Value {
-    // Only this daemon writes these columns; an unreadable one is shown as null, never a crash.
-    serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
-}
-
-impl Archive for SqliteArchive {
-    fn events_since(
+    /// Messages of `board` with `seq > after`, oldest first, at most `limit`; a row that does
+    /// not unpack is skipped (and logged), never served altered.
+    pub fn events_since(
         &self,
         board: &str,
         after: u64,
         limit: usize,
-    ) -> Result<Vec<Published>, RequestError> {
+    ) -> Result<Vec<Published>, JournalError> {
         let board: std::sync::Arc<str> = board.into();
         self.with(|conn| {
             let mut stmt = conn.prepare_cached(
@@ -89,7 +87,8 @@ impl Archive for SqliteArchive {
         })
     }
 
-    fn games(&self) -> Result<Vec<serde_json::Value>, RequestError> {
+    /// Summaries of finished games, newest first.
+    pub fn games(&self) -> Result<Vec<serde_json::Value>, JournalError> {
         self.with(|conn| {
             let mut stmt = conn
                 .prepare_cached("SELECT summary FROM games ORDER BY finished_ms DESC, id DESC")?;
@@ -98,7 +97,8 @@ impl Archive for SqliteArchive {
         })
     }
 
-    fn game(&self, id: &str) -> Result<Option<serde_json::Value>, RequestError> {
+    /// One finished game's final state, if it exists.
+    pub fn game(&self, id: &str) -> Result<Option<serde_json::Value>, JournalError> {
         self.with(|conn| {
             conn.query_row("SELECT state FROM games WHERE id = ?1", [id], |row| {
                 row.get::<_, String>(0)
@@ -108,11 +108,13 @@ impl Archive for SqliteArchive {
         })
     }
 
-    fn journal_status(&self) -> watch::Receiver<JournalStatus> {
+    /// Whether the journal takes writes, now and each change.
+    pub fn status(&self) -> watch::Receiver<JournalStatus> {
         self.status.clone()
     }
 
-    fn game_sgf(&self, id: &str) -> Result<Option<String>, RequestError> {
+    /// One finished game's SGF, if it exists.
+    pub fn game_sgf(&self, id: &str) -> Result<Option<String>, JournalError> {
         self.with(|conn| {
             conn.query_row("SELECT sgf FROM games WHERE id = ?1", [id], |row| {
                 row.get(0)
@@ -120,4 +122,9 @@ impl Archive for SqliteArchive {
             .optional()
         })
     }
+}
+
+fn parse_json(text: &str) -> serde_json::Value {
+    // Only this daemon writes these columns; an unreadable one is shown as null, never a crash.
+    serde_json::from_str(text).unwrap_or(serde_json::Value::Null)
 }

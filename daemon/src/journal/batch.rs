@@ -1,6 +1,6 @@
 //! What one board hands the journal in one go: inputs, the messages they caused, epoch and game changes.
 
-use crate::hub::{Payload, Published};
+use crate::message::{Payload, Published};
 
 /// One referee input as journaled: host receive time and the input's JSON.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,7 +4,7 @@
 use super::tests::{build_batch, build_journal};
 use super::*;
 use crate::config::{Retention, Span};
-use crate::hub::{Archive, Payload};
+use crate::message::Payload;
 
 fn build_game(id: &str, finished_ms: u64) -> GameRecord {
     GameRecord {

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::config::Span;
-use crate::hub::{Payload, Published, Topic};
+use crate::message::{Payload, Published, Topic};
 
 fn build_batch(seq: u64) -> Batch {
     let mut batch = Batch::new("t1", 1);

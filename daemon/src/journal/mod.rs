@@ -214,7 +214,7 @@ impl Journal {
     /// Commit `batch`; returns once it is durable at the configured level. Commits on the
     /// caller's thread when the writer's connection is free (a few hundred microseconds).
     pub async fn write(&self, batch: Batch) -> Result<(), JournalError> {
-        let done = self.send(|ack| writer::Request::Write(Box::new(batch), ack))?;
+        let done = self.send(|ack| queue::Request::Write(Box::new(batch), ack))?;
         done.await.map_err(|_| JournalError::Closed)?
     }
 
@@ -222,7 +222,7 @@ impl Journal {
     /// writer's lazy window); the answer says when it is committed. For batches nobody is
     /// waiting for: a clock reading, a device report.
     pub(crate) fn write_lazily(&self, batch: Batch) -> Result<Committed, JournalError> {
-        self.send(|ack| writer::Request::WriteLazily(Box::new(batch), ack))
+        self.send(|ack| queue::Request::WriteLazily(Box::new(batch), ack))
     }
 
     /// Commit `batch` at once, behind this board's batch handed over with
@@ -231,26 +231,26 @@ impl Journal {
     /// unwritten, so the board's batches are never stored out of order.
     /// Commits on the caller's thread when the writer's connection is free, as [`Journal::write`].
     pub(crate) fn write_after(&self, batch: Batch) -> Result<Committed, JournalError> {
-        self.send(|ack| writer::Request::WriteAfter(Box::new(batch), ack))
+        self.send(|ack| queue::Request::WriteAfter(Box::new(batch), ack))
     }
 
     /// Commit every batch handed over so far now, without waiting for the answer.
     pub(crate) fn hurry(&self) {
         let (ack, _) = oneshot::channel();
         // A closed journal answers the batches' own acknowledgements with `Closed`.
-        let _ = self.writer.hand(writer::Request::Flush(ack));
+        let _ = self.writer.hand(queue::Request::Flush(ack));
     }
 
     /// Wait until everything written before is committed.
     pub async fn flush(&self) -> Result<(), JournalError> {
-        let done = self.send(writer::Request::Flush)?;
+        let done = self.send(queue::Request::Flush)?;
         done.await.map_err(|_| JournalError::Closed)?
     }
 
     /// Send the writer the request `request` makes of an acknowledgement; its answer to come.
     fn send(
         &self,
-        request: impl FnOnce(oneshot::Sender<Result<(), JournalError>>) -> writer::Request,
+        request: impl FnOnce(oneshot::Sender<Result<(), JournalError>>) -> queue::Request,
     ) -> Result<Committed, JournalError> {
         let (ack, done) = oneshot::channel();
         self.writer.hand(request(ack))?;

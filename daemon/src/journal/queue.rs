@@ -2,7 +2,48 @@
 
 use std::time::{Duration, Instant};
 
-use super::writer::Request;
+use tokio::sync::oneshot;
+
+use super::JournalError;
+use super::batch::Batch;
+
+/// A request to the writer.
+pub(crate) enum Request {
+    /// Write this batch; answer once it is committed.
+    Write(Box<Batch>, oneshot::Sender<Result<(), JournalError>>),
+    /// Write this batch when another commit takes it along, within the lazy window.
+    WriteLazily(Box<Batch>, oneshot::Sender<Result<(), JournalError>>),
+    /// Write this batch at once, behind its board's batch handed over with `WriteLazily`;
+    /// refused unwritten if that one was refused in an earlier commit.
+    WriteAfter(Box<Batch>, oneshot::Sender<Result<(), JournalError>>),
+    /// Answer once everything sent before is committed (held batches included, at once).
+    Flush(oneshot::Sender<Result<(), JournalError>>),
+}
+
+impl Request {
+    /// A batch nobody waits for, held until another commit takes it along.
+    pub(super) fn may_wait(&self) -> bool {
+        matches!(self, Self::WriteLazily(..))
+    }
+
+    pub(super) fn batch(&self) -> Option<&Batch> {
+        match self {
+            Self::Write(batch, _) | Self::WriteLazily(batch, _) | Self::WriteAfter(batch, _) => {
+                Some(batch)
+            }
+            Self::Flush(_) => None,
+        }
+    }
+
+    pub(super) fn into_ack(self) -> oneshot::Sender<Result<(), JournalError>> {
+        match self {
+            Self::Write(_, ack)
+            | Self::WriteLazily(_, ack)
+            | Self::WriteAfter(_, ack)
+            | Self::Flush(ack) => ack,
+        }
+    }
+}
 
 /// Most requests a commit takes once the queue holds this many, due or not.
 pub(super) const MAX_REQUESTS: usize = 256;

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::config::Span;
-use crate::hub::{Archive, Payload, Published, Topic};
+use crate::message::{Payload, Published, Topic};
 
 pub(super) fn build_journal(dir: &tempfile::TempDir, synchronous: Synchronous) -> Journal {
     let config = JournalConfig {

@@ -23,30 +23,17 @@ use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, TryLockError};
 use std::time::{Duration, Instant};
 
 use rusqlite::{Connection, Transaction, params};
-use tokio::sync::{oneshot, watch};
+use tokio::sync::watch;
 
 use super::batch::{Batch, CheckpointRecord};
 use super::packing::{self, Packer};
-use super::queue::{MAX_REQUESTS, Queue};
+use super::queue::{MAX_REQUESTS, Queue, Request};
 use super::refusals::Refusals;
 use super::wal_folding::{FoldSignal, finish_fold};
 use super::{JournalError, JournalStatus};
 
 /// How often the writer thread looks for a WAL fold to finish when nothing else wakes it.
 const FOLD_LOOK_EVERY: Duration = Duration::from_millis(50);
-
-/// A request to the writer.
-pub(crate) enum Request {
-    /// Write this batch; answer once it is committed.
-    Write(Box<Batch>, oneshot::Sender<Result<(), JournalError>>),
-    /// Write this batch when another commit takes it along, within the lazy window.
-    WriteLazily(Box<Batch>, oneshot::Sender<Result<(), JournalError>>),
-    /// Write this batch at once, behind its board's batch handed over with `WriteLazily`;
-    /// refused unwritten if that one was refused in an earlier commit.
-    WriteAfter(Box<Batch>, oneshot::Sender<Result<(), JournalError>>),
-    /// Answer once everything sent before is committed (held batches included, at once).
-    Flush(oneshot::Sender<Result<(), JournalError>>),
-}
 
 /// How long requests wait for company.
 pub(crate) struct Windows {
@@ -277,31 +264,6 @@ fn turn_away_followers_of_refused(pending: &mut Vec<Request>, refusals: &Refusal
                 let _ = request.into_ack().send(Err(err));
             }
             None => pending.push(request),
-        }
-    }
-}
-
-impl Request {
-    /// A batch nobody waits for, held until another commit takes it along.
-    pub(super) fn may_wait(&self) -> bool {
-        matches!(self, Self::WriteLazily(..))
-    }
-
-    fn batch(&self) -> Option<&Batch> {
-        match self {
-            Self::Write(batch, _) | Self::WriteLazily(batch, _) | Self::WriteAfter(batch, _) => {
-                Some(batch)
-            }
-            Self::Flush(_) => None,
-        }
-    }
-
-    fn into_ack(self) -> oneshot::Sender<Result<(), JournalError>> {
-        match self {
-            Self::Write(_, ack)
-            | Self::WriteLazily(_, ack)
-            | Self::WriteAfter(_, ack)
-            | Self::Flush(ack) => ack,
         }
     }
 }

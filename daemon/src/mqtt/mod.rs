@@ -22,9 +22,9 @@ use queue::Outbox;
 use refill::Progress;
 pub use topics::{board_topic, delivery, status_topic};
 
-use crate::delay::Feed;
-use crate::hub::{Payload, Published, Topic};
 use crate::journal::JournalStatus;
+use crate::message::{Payload, Published, Topic};
+use crate::publish::delay::Feed;
 
 /// Largest MQTT packet the daemon sends and its embedded broker accepts.
 ///

@@ -2,7 +2,7 @@
 
 use std::collections::VecDeque;
 
-use crate::hub::Published;
+use crate::message::Published;
 
 /// Messages a refill reads from the journal at a time.
 const REFILL_SLICE: usize = 1_000;
@@ -96,7 +96,7 @@ impl Outbox {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hub::{Payload, Topic};
+    use crate::message::{Payload, Topic};
 
     fn build_message(seq: u64) -> Published {
         Published {

@@ -9,8 +9,9 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crate::delay::Feed;
-use crate::hub::{Archive, Published, RequestError};
+use crate::message::Published;
+use crate::publish::delay::Feed;
+use crate::publish::hub::{Archive, RequestError};
 
 /// Messages per journal read of a refill.
 const PAGE: usize = 500;

@@ -3,8 +3,9 @@ use std::sync::Arc;
 use goban_referee::{Referee, RefereeConfig};
 
 use super::*;
-use crate::doubles::{IdleBoard, MemoryArchive};
-use crate::hub::{BoardView, Hub, Payload, Topic};
+use crate::message::{BoardView, Payload, Topic};
+use crate::publish::doubles::{IdleBoard, MemoryArchive};
+use crate::publish::hub::Hub;
 
 fn build_message(board: &str, seq: u64) -> Published {
     Published {
@@ -149,7 +150,7 @@ async fn behind_a_broadcast_delay_a_gap_stops_at_what_it_released() {
     let hub = Hub::new(64, Arc::new(MemoryArchive::default()));
     register(&hub, "t1", 0);
     let delay = std::time::Duration::from_secs(30);
-    let view = crate::delay::DelayedView::start(
+    let view = crate::publish::delay::DelayedView::start(
         hub.clone(),
         delay,
         tokio_util::sync::CancellationToken::new(),

@@ -2,7 +2,7 @@
 
 use rumqttc::QoS;
 
-use crate::hub::Topic;
+use crate::message::Topic;
 
 /// `<prefix>/status`, retained, QoS 1, also the last will.
 pub fn status_topic(prefix: &str) -> String {

@@ -60,8 +60,8 @@ async fn run_once(journal: &Journal, retention: Retention, now_ms: u64) {
 mod tests {
     use super::*;
     use crate::config::{JournalConfig, Span};
-    use crate::hub::{Archive, Payload, Published, Topic};
     use crate::journal::{Batch, GameRecord, InputRecord};
+    use crate::message::{Payload, Published, Topic};
 
     const T0: u64 = 1_796_029_200_000;
 

@@ -5,7 +5,8 @@ use std::sync::Arc;
 use futures::future::BoxFuture;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::hub::{ArbiterRequest, BoardControl, BoardView, RequestError};
+use crate::message::BoardView;
+use crate::publish::hub::{ArbiterRequest, BoardControl, RequestError};
 
 /// A request travelling to the board's supervisor.
 pub(crate) struct ControlMsg {

@@ -7,8 +7,8 @@ use goban_referee::{
 };
 
 use crate::config::{BoardConfig, ButtonSide, RefereeDefaults, Ruleset};
-use crate::hub::Topic;
 use crate::journal::{InputRecord, StoredCheckpoint};
+use crate::message::Topic;
 
 /// What one input produced, ready to be numbered and published.
 #[derive(Debug, Default)]

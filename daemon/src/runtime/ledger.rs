@@ -13,8 +13,8 @@ use serde::Serialize;
 use super::checkpoint_policy::CheckpointPolicy;
 use super::engine::Engine;
 use super::health::DeviceReport;
-use crate::hub::{BoardView, Payload, Published, Topic};
 use crate::journal::{Batch, CheckpointRecord, GameRecord, InputRecord, Recovered};
+use crate::message::{BoardView, Payload, Published, Topic};
 
 /// Why a board was not rebuilt from its journal.
 #[derive(Debug, thiserror::Error)]

@@ -9,8 +9,8 @@ use goban_referee::{
 };
 
 use super::ledger::{Ledger, Urgency};
-use crate::hub::Topic;
 use crate::journal::Recovered;
+use crate::message::Topic;
 
 const T0: u64 = 1_796_029_200_000;
 

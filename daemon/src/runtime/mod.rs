@@ -37,8 +37,8 @@ use tokio_util::sync::CancellationToken;
 use tracing::Instrument;
 
 use crate::config::{BoardConfig, Config};
-use crate::hub::Hub;
 use crate::journal::Journal;
+use crate::publish::hub::Hub;
 use clock::HostClock;
 use control::BoardHandle;
 use ledger::Ledger;

@@ -12,8 +12,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::{Job, spawn};
 use crate::config::{JournalConfig, Span, Synchronous};
-use crate::hub::{Hub, Readiness};
 use crate::journal::{Journal, Recovered};
+use crate::publish::hub::{Hub, Readiness};
 use crate::runtime::clock::HostClock;
 use crate::runtime::control::BoardHandle;
 use crate::runtime::ledger::{Ledger, Urgency};

@@ -17,8 +17,8 @@ use super::health::Health;
 use super::in_flight::InFlight;
 use super::ledger::{Ledger, Sealed, Urgency};
 use super::unjournaled::{RETRY_EVERY, Unjournaled};
-use crate::hub::{Hub, RequestError};
 use crate::journal::Journal;
+use crate::publish::hub::{Hub, RequestError};
 
 /// Most link events folded into one journal commit.
 const MAX_BATCH: usize = 64;

@@ -4,8 +4,8 @@ use std::sync::Arc;
 
 use super::*;
 use crate::config::{JournalConfig, Span, Synchronous};
-use crate::hub::{Payload, Published, Topic};
 use crate::journal::{Batch, InputRecord};
+use crate::message::{Payload, Published, Topic};
 
 fn build_config(dir: &tempfile::TempDir) -> JournalConfig {
     JournalConfig {

@@ -7,7 +7,8 @@ use goban_referee::clock::TimeControl;
 use goban_referee::{ArbiterCommand, BoardState, GameSetup, Phase};
 use goban_tournament::{Pairing, Round};
 
-use crate::hub::{ArbiterRequest, Hub, Published, Readiness, Topic};
+use crate::message::{Published, Topic};
+use crate::publish::hub::{ArbiterRequest, Hub, Readiness};
 
 /// The referee's game setup for a seated table: the round's number is the SGF `RO`, the
 /// config's event and place its `EV` and `PC`. One handicap stone is an even game

@@ -19,7 +19,7 @@ use super::runner::Announce;
 use super::store::{Push, Store, StoreError, StoredResult, StoredRound};
 use super::views::{ResultView, RoundView, TableView};
 use crate::config::BoardConfig;
-use crate::hub::Hub;
+use crate::publish::hub::Hub;
 
 /// Why the desk refused.
 #[derive(Debug, thiserror::Error)]

@@ -29,8 +29,8 @@ use std::sync::Arc;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::Config;
-use crate::hub::Hub;
 use crate::mqtt::MqttSettings;
+use crate::publish::hub::Hub;
 
 /// Opens the desk over the journal file and starts its watcher and pusher
 /// under `cancel`. The desk always runs: without a `[tournament]` section

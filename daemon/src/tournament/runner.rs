@@ -25,7 +25,7 @@ pub trait Announce: Send + Sync {
 /// boards start, so no state is missed); a seated game that finished is recorded.
 pub async fn watch(
     desk: Arc<Desk>,
-    mut bus: tokio::sync::broadcast::Receiver<crate::hub::Published>,
+    mut bus: tokio::sync::broadcast::Receiver<crate::message::Published>,
     shutdown: CancellationToken,
 ) {
     // Results confirmed while the daemon was down are in the recovered states.

@@ -10,7 +10,7 @@ use crate::archive::{ArchivedGame, apply_seats, write_zip};
 use crate::http::App;
 use crate::http::auth::Arbiter;
 use crate::http::error::ApiError;
-use crate::hub::{Archive, RequestError};
+use crate::publish::hub::{Archive, RequestError};
 
 /// The finished games through the journal's read side (the same rows `export` reads).
 fn archived_games(archive: &dyn Archive) -> Result<Vec<ArchivedGame>, RequestError> {

@@ -17,8 +17,9 @@ use super::SGF_CONTENT_TYPE;
 use crate::http::App;
 use crate::http::auth::Viewer;
 use crate::http::error::ApiError;
-use crate::hub::{Payload, Readiness};
 use crate::journal::JournalStatus;
+use crate::message::Payload;
+use crate::publish::hub::Readiness;
 
 /// A JSON document already serialized by the runtime, served as is.
 pub(crate) struct FullState(pub(crate) Payload);
@@ -275,7 +276,7 @@ pub(crate) async fn handle_board_sgf(
 fn sgf_with_analysis(
     app: &App,
     board: &str,
-    view: &crate::hub::BoardView,
+    view: &crate::message::BoardView,
 ) -> Result<Response, ApiError> {
     let state = &view.state;
     let text = match (view.sgf_header(), &app.analysis) {

@@ -13,10 +13,10 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
 use super::SGF_CONTENT_TYPE;
-use crate::delay::Feed;
 use crate::http::App;
 use crate::http::auth::Viewer;
 use crate::http::error::ApiError;
+use crate::publish::delay::Feed;
 
 /// Game ids still in play in the delayed view (empty for live viewers).
 fn hidden_games(app: &App, feed: &Feed) -> HashSet<String> {

@@ -3,7 +3,7 @@
 use serde_json::{Value, json};
 
 use super::{Harness, TOKEN, TOKEN_2, build_settings, json_of};
-use crate::hub::ArbiterRequest;
+use crate::publish::hub::ArbiterRequest;
 
 /// Each arbiter route with a valid body and (part of) the command the runtime must receive.
 fn build_cases() -> Vec<(&'static str, &'static str, Value)> {
@@ -129,7 +129,7 @@ async fn start_game_accepts_no_body() {
     let harness = Harness::start(build_settings()).await;
     let mut finished = super::build_state(0, 3);
     finished["phase"] = json!("finished");
-    harness.publish(crate::hub::Topic::State, finished);
+    harness.publish(crate::message::Topic::State, finished);
     let response = harness
         .client
         .post(harness.url("/boards/table-1/game"))
@@ -508,7 +508,7 @@ async fn infraction_ids_with_a_slash_are_percent_encoded() {
     let harness = Harness::start(build_settings()).await;
     let mut state = super::build_state(0, 3);
     state["infractions"][0]["id"] = json!("2026-11-30-table-1-1/3");
-    harness.publish(crate::hub::Topic::State, state);
+    harness.publish(crate::message::Topic::State, state);
     let path = "/boards/table-1/infractions/2026-11-30-table-1-1%2F3/ruling";
     let (status, answer) = json_of(
         harness

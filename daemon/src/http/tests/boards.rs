@@ -3,7 +3,7 @@
 use serde_json::json;
 
 use super::{BOARD, Harness, build_settings, json_of};
-use crate::hub::Topic;
+use crate::message::Topic;
 
 #[tokio::test]
 async fn health_reports_devices() {
@@ -359,7 +359,7 @@ async fn router_serves_without_a_socket() {
     use tower::ServiceExt;
 
     let archive = std::sync::Arc::new(super::FakeArchive::default());
-    let hub = crate::hub::Hub::new(8, archive);
+    let hub = crate::publish::hub::Hub::new(8, archive);
     hub.register(
         BOARD,
         super::build_view(super::build_state(4, 2)),

@@ -10,8 +10,9 @@ use super::{
     BOARD, FakeArchive, FakeControl, Harness, SseReader, TOKEN, build_settings, build_state,
     build_view, json_of,
 };
-use crate::delay::DelayedView;
-use crate::hub::{Hub, Published, Topic};
+use crate::message::{Published, Topic};
+use crate::publish::delay::DelayedView;
+use crate::publish::hub::Hub;
 
 const DELAY: Duration = Duration::from_secs(30);
 

@@ -24,10 +24,9 @@ use goban_referee::{
 };
 use goban_rules::{BoardSize, Color, GameSetup};
 
-use crate::delay::Feed;
-use crate::hub::{
-    ArbiterRequest, Archive, BoardControl, BoardView, Hub, Payload, Published, RequestError, Topic,
-};
+use crate::message::{BoardView, Payload, Published, Topic};
+use crate::publish::delay::Feed;
+use crate::publish::hub::{ArbiterRequest, Archive, BoardControl, Hub, RequestError};
 
 pub(super) const BOARD: &str = "table-1";
 pub(super) const TOKEN: &str = "alpha-7f3c";

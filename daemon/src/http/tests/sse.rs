@@ -5,7 +5,7 @@ use std::sync::Arc;
 use serde_json::json;
 
 use super::{Harness, SseReader, build_settings, json_of};
-use crate::hub::{Published, Topic};
+use crate::message::{Published, Topic};
 
 async fn connect(harness: &Harness, last_event_id: Option<u64>) -> SseReader {
     let mut request = harness.client.get(harness.url("/boards/table-1/events"));
@@ -112,7 +112,7 @@ async fn other_boards_stay_out_of_the_stream() {
     let harness = Harness::start(build_settings()).await;
     let mut reader = connect(&harness, None).await;
     reader.next().await.unwrap();
-    let payload = crate::hub::Payload::json(&json!({"v": 1, "seq": 50})).unwrap();
+    let payload = crate::message::Payload::json(&json!({"v": 1, "seq": 50})).unwrap();
     harness.hub.publish(Published {
         board: "table-2".into(),
         seq: 50,

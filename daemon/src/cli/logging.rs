@@ -9,7 +9,7 @@ use crate::config::LogFormat;
 /// Install the global subscriber once. The embedded broker's per-connection
 /// chatter (rumqttd logs every ordinary disconnect as an error) is silenced
 /// unless `RUST_LOG` asks for it by name.
-pub fn init(format: LogFormat, filter: &str) {
+pub(super) fn init(format: LogFormat, filter: &str) {
     let from_env = std::env::var("RUST_LOG")
         .ok()
         .filter(|v| !v.trim().is_empty());

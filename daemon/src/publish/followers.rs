@@ -12,7 +12,7 @@ use std::sync::{Arc, RwLock};
 
 use tokio::sync::broadcast;
 
-use crate::hub::Published;
+use crate::message::Published;
 
 /// Messages a follower of one board may fall behind before it re-reads the journal. A board
 /// publishes a few messages a second; this is minutes of a board's messages.
@@ -69,7 +69,7 @@ impl BoardFollowers {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hub::{Payload, Topic};
+    use crate::message::{Payload, Topic};
     use tokio::sync::broadcast::error::TryRecvError;
 
     fn message(board: &str, seq: u64) -> Published {

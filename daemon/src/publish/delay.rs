@@ -19,8 +19,9 @@ use tokio::sync::broadcast::{self, error::RecvError};
 use tokio::time::Instant;
 use tokio_util::sync::CancellationToken;
 
-use crate::followers::BoardFollowers;
-use crate::hub::{BoardView, Hub, Payload, Published, Topic};
+use super::followers::BoardFollowers;
+use super::hub::Hub;
+use crate::message::{BoardView, Payload, Published, Topic};
 
 /// How many released messages a slow public SSE client may fall behind before it re-reads the journal.
 const BUS_CAPACITY: usize = 1024;

@@ -7,7 +7,7 @@ use goban_protocol::PointState;
 use goban_referee::{ArbiterAct, ArbiterCommand, GameSetup};
 use tokio_util::sync::CancellationToken;
 
-use crate::hub::Hub;
+use crate::publish::hub::Hub;
 
 /// How long a finished game stays on the board before the players clear it (at speed 1.0).
 const BETWEEN_GAMES: Duration = Duration::from_secs(60);

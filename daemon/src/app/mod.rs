@@ -1,5 +1,7 @@
 //! The daemon proper: journal, hub, boards, MQTT, HTTP, and an orderly shutdown on SIGTERM/SIGINT within 2 s.
 
+pub mod open_files;
+
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
@@ -8,10 +10,10 @@ use anyhow::Context as _;
 use tokio_util::sync::CancellationToken;
 
 use crate::config::Config;
-use crate::delay::Feed;
-use crate::hub::Hub;
 use crate::journal::Journal;
 use crate::mqtt::{MqttPublisher, MqttSettings};
+use crate::publish::delay::Feed;
+use crate::publish::hub::Hub;
 
 /// What a started daemon tells its caller (the CLI prints it).
 #[derive(Clone, Debug)]
@@ -52,8 +54,8 @@ pub async fn start(config: Config) -> anyhow::Result<Daemon> {
     // First: metric handles that boards and links keep are taken from the recorder installed
     // when they start (HTTP takes the same recorder's handle for /metrics below).
     let _ = crate::http::install_metrics();
-    // Raised before the config was read (cli.rs); said now that the log is set up.
-    crate::open_files::report(config.boards.len());
+    // Raised before the config was read (cli/mod.rs); said now that the log is set up.
+    open_files::report(config.boards.len());
     let journal = Journal::open(&config.journal)
         .with_context(|| format!("opening the journal {}", config.journal.path.display()))?;
     let hub = Hub::new(8192, Arc::new(journal.archive()?));

@@ -3,252 +3,18 @@
 //! This is the seam between the board runtime (supervisor, journal, referee)
 //! and the publishers (HTTP, MQTT). Publishers only ever see `Hub`; the
 //! runtime implements [`BoardControl`] per board and registers it here.
-//! Everything crossing it is typed or already-serialized JSON ([`Payload`]):
-//! a message is serialized once, by the runtime, and the same bytes go to
-//! the journal, SSE, MQTT and REST.
+//! Everything crossing it is typed or already-serialized JSON
+//! ([`crate::message`]): a message is serialized once, by the runtime, and
+//! the same bytes go to the journal, SSE, MQTT and REST.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, OnceLock, RwLock};
+use std::sync::{Arc, RwLock};
 
-use bytes::Bytes;
-use goban_referee::{BoardState, SgfHeader};
-use serde::{Deserialize, Serialize};
 use tokio::sync::{broadcast, watch};
 
-use crate::followers::BoardFollowers;
-
-/// Which MQTT topic / SSE event name a published message belongs to (api.md "MQTT").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Topic {
-    /// `<prefix>/boards/<board>/state`, retained, QoS 1.
-    State,
-    /// `<prefix>/boards/<board>/moves`, QoS 1.
-    Moves,
-    /// `<prefix>/boards/<board>/infractions`, QoS 1.
-    Infractions,
-    /// `<prefix>/boards/<board>/clock`, QoS 0.
-    Clock,
-    /// `<prefix>/boards/<board>/device`, retained, QoS 1.
-    Device,
-    /// `<prefix>/boards/<board>/audit`, QoS 1: one `arbiter_action` per arbiter action.
-    Audit,
-    /// `<prefix>/boards/<board>/analysis`, retained, QoS 0: an engine's view of a position,
-    /// released with that position (never journaled; `seq` is the analysed state's).
-    Analysis,
-}
-
-impl Topic {
-    /// The topic's name in MQTT topics, SSE event names and the journal.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::State => "state",
-            Self::Moves => "moves",
-            Self::Infractions => "infractions",
-            Self::Clock => "clock",
-            Self::Device => "device",
-            Self::Audit => "audit",
-            Self::Analysis => "analysis",
-        }
-    }
-
-    /// The topic of a name.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Some(match name {
-            "state" => Self::State,
-            "moves" => Self::Moves,
-            "infractions" => Self::Infractions,
-            "clock" => Self::Clock,
-            "device" => Self::Device,
-            "audit" => Self::Audit,
-            "analysis" => Self::Analysis,
-            _ => return None,
-        })
-    }
-}
-
-/// A JSON document serialized once; cloning shares the bytes.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Payload(Bytes);
-
-impl Payload {
-    /// Serialize `value` (our own types: this only fails on a non-string map key, which we never use).
-    pub fn json<T: Serialize + ?Sized>(value: &T) -> Result<Self, serde_json::Error> {
-        serde_json::to_vec(value).map(|mut v| {
-            // The writer grows its buffer by doubling; a message is kept (views, retained
-            // topics, queues), so it keeps only its own bytes.
-            v.shrink_to_fit();
-            Self(Bytes::from(v))
-        })
-    }
-
-    /// Wrap JSON text read back from the journal.
-    pub fn from_text(text: String) -> Self {
-        Self(Bytes::from(text))
-    }
-
-    /// The JSON text.
-    pub fn as_str(&self) -> &str {
-        // Built only from `serde_json` output or a `String`: always UTF-8.
-        std::str::from_utf8(&self.0).unwrap_or_default()
-    }
-
-    /// The bytes, shared.
-    pub fn bytes(&self) -> Bytes {
-        self.0.clone()
-    }
-
-    /// Length in bytes.
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    /// No bytes (a board with no device message yet).
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
-    /// Parsed, for tests and the rare reader that needs fields.
-    pub fn value(&self) -> serde_json::Value {
-        serde_json::from_slice(&self.0).unwrap_or(serde_json::Value::Null)
-    }
-}
-
-/// Our own types always serialize; an empty payload would show the slip without crashing.
-fn serialized(value: Result<Payload, serde_json::Error>) -> Payload {
-    value.unwrap_or_else(|err| {
-        tracing::error!(cause = %err, "board state did not serialize");
-        Payload::default()
-    })
-}
-
-/// One board as of one `seq`: the typed state and its serializations, each made at most once.
-#[derive(Debug)]
-pub struct BoardView {
-    /// The full state (with `moves`), `seq` set.
-    pub state: BoardState,
-    /// The live (v2) state without `moves`: the `state` message.
-    pub live: Payload,
-    /// The full state as `GET /boards/{board}` serves it: serialized on the first request, since
-    /// it holds the whole move list and most views are replaced before anyone asks for them.
-    full: OnceLock<Payload>,
-    /// What the game's SGF holds besides the state (`None` before a game), shared by the
-    /// views of one game.
-    sgf_header: Option<Arc<SgfHeader>>,
-    /// The game so far as SGF, by the rules core's writer: written on the first request, as
-    /// it costs as much as the game is long and most views are replaced before anyone asks.
-    sgf: OnceLock<Arc<str>>,
-}
-
-impl BoardView {
-    /// The view of `state`, its live message serialized now; `sgf_header` is the game's
-    /// ([`goban_referee::Referee::sgf_header`]).
-    pub fn build(state: BoardState, sgf_header: Option<Arc<SgfHeader>>) -> Arc<Self> {
-        let live = serialized(Payload::json(&state.live()));
-        Self::with_live(state, sgf_header, live)
-    }
-
-    /// A view whose live message is already serialized: `live` must be `state.live()` as of
-    /// `state.seq` (a recovered board, or a press that only timed the last move).
-    pub(crate) fn with_live(
-        state: BoardState,
-        sgf_header: Option<Arc<SgfHeader>>,
-        live: Payload,
-    ) -> Arc<Self> {
-        Arc::new(Self {
-            live,
-            full: OnceLock::new(),
-            state,
-            sgf_header,
-            sgf: OnceLock::new(),
-        })
-    }
-
-    /// The full state (with `moves`) as `GET /boards/{board}` serves it, serialized once.
-    pub fn full(&self) -> Payload {
-        self.full
-            .get_or_init(|| serialized(Payload::json(&self.state)))
-            .clone()
-    }
-
-    /// The game so far as SGF (empty before a game), written once.
-    ///
-    /// # Errors
-    /// The state's moves do not play again from the header's opening (never for a view the
-    /// runtime built: both come from one referee).
-    pub fn sgf(&self) -> Result<Arc<str>, goban_referee::SgfError> {
-        if let Some(text) = self.sgf.get() {
-            return Ok(text.clone());
-        }
-        let text: Arc<str> = Arc::from(self.write_sgf()?);
-        Ok(self.sgf.get_or_init(|| text).clone())
-    }
-
-    /// The SGF for one use (a finished game's archive record), not kept by the view.
-    pub(crate) fn sgf_unkept(&self) -> Result<String, goban_referee::SgfError> {
-        match self.sgf.get() {
-            Some(text) => Ok(text.to_string()),
-            None => self.write_sgf(),
-        }
-    }
-
-    fn write_sgf(&self) -> Result<String, goban_referee::SgfError> {
-        match &self.sgf_header {
-            Some(header) => self.state.sgf(header),
-            None => Ok(String::new()),
-        }
-    }
-
-    /// The SGF header of this view's game, to share with the next view of the same game.
-    pub(crate) fn sgf_header(&self) -> Option<&Arc<SgfHeader>> {
-        self.sgf_header.as_ref()
-    }
-
-    /// The full state for one use, made now unless a request already made it, and not kept.
-    pub(crate) fn full_unkept(&self) -> Payload {
-        match self.full.get() {
-            Some(full) => full.clone(),
-            None => serialized(Payload::json(&self.state)),
-        }
-    }
-
-    /// A board rebuilt after a restart, as of the last `state` message it published: that
-    /// message's seq and exact bytes for the live view (republished to a broker that lost its
-    /// retained messages, it must not differ from what went out under that seq).
-    pub fn recovered(
-        mut state: BoardState,
-        sgf_header: Option<Arc<SgfHeader>>,
-        seq: u64,
-        live: String,
-    ) -> Arc<Self> {
-        state.seq = seq;
-        Self::with_live(state, sgf_header, Payload::from_text(live))
-    }
-
-    /// The seq of this view.
-    pub fn seq(&self) -> u64 {
-        self.state.seq
-    }
-}
-
-/// One message as published: already journaled, numbered with the board's `seq`.
-#[derive(Clone, Debug)]
-pub struct Published {
-    /// Board id from the config.
-    pub board: Arc<str>,
-    /// Per-board counter that only grows, also across restarts (api.md).
-    pub seq: u64,
-    /// Topic / SSE event name.
-    pub topic: Topic,
-    /// Host time of the effect, milliseconds since the Unix epoch.
-    pub at_ms: u64,
-    /// The JSON payload carrying `v` and `seq`.
-    pub payload: Payload,
-    /// For a live `state` message: the board as of this seq (absent when read back from the
-    /// journal). Also on the newest message of a commit whose press only timed the last move:
-    /// the full view with that time, the live state unchanged (its seq and bytes).
-    pub view: Option<Arc<BoardView>>,
-}
+use super::followers::BoardFollowers;
+use crate::journal::{JournalError, JournalStatus, SqliteArchive};
+use crate::message::{BoardView, Payload, Published, Topic};
 
 /// An arbiter's command as it travels from HTTP to the board's runtime: the referee's signed
 /// command (`by`, `note`, `command`); `StartGame`'s game id is chosen by the runtime.
@@ -297,9 +63,42 @@ pub trait Archive: Send + Sync {
     fn game_sgf(&self, id: &str) -> Result<Option<String>, RequestError>;
     /// Whether the journal takes writes, now and each change (`/health`, MQTT `status`);
     /// an archive without a journal always accepts.
-    fn journal_status(&self) -> tokio::sync::watch::Receiver<crate::journal::JournalStatus> {
-        tokio::sync::watch::channel(crate::journal::JournalStatus::Accepting).1
+    fn journal_status(&self) -> watch::Receiver<JournalStatus> {
+        watch::channel(JournalStatus::Accepting).1
     }
+}
+
+/// The journal's reads, as publishers ask for them: a read SQLite refused is `Unavailable`.
+impl Archive for SqliteArchive {
+    fn events_since(
+        &self,
+        board: &str,
+        after: u64,
+        limit: usize,
+    ) -> Result<Vec<Published>, RequestError> {
+        Self::events_since(self, board, after, limit).map_err(unreadable)
+    }
+    fn games(&self) -> Result<Vec<serde_json::Value>, RequestError> {
+        Self::games(self).map_err(unreadable)
+    }
+    fn game(&self, id: &str) -> Result<Option<serde_json::Value>, RequestError> {
+        Self::game(self, id).map_err(unreadable)
+    }
+    fn game_sgf(&self, id: &str) -> Result<Option<String>, RequestError> {
+        Self::game_sgf(self, id).map_err(unreadable)
+    }
+    fn journal_status(&self) -> watch::Receiver<JournalStatus> {
+        self.status()
+    }
+}
+
+/// A journal read that failed (the journal logged it), in SQLite's words: "journal (…)".
+fn unreadable(err: JournalError) -> RequestError {
+    let words = match err {
+        JournalError::Sqlite(words) => words,
+        other => other.to_string(),
+    };
+    RequestError::Unavailable(format!("journal ({words})"))
 }
 
 /// Where a configured board stands before it serves: its runtime is not registered yet.
@@ -510,5 +309,19 @@ impl Hub {
 
     fn write_pending(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<Arc<str>, Readiness>> {
         self.pending.write().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_journal_read_sqlite_refused_is_unavailable_in_sqlites_words() {
+        let refused = unreadable(JournalError::Sqlite("disk I/O error".into()));
+        assert!(
+            matches!(&refused, RequestError::Unavailable(words) if words == "journal (disk I/O error)"),
+            "{refused:?}"
+        );
     }
 }

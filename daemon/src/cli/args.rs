@@ -1,12 +1,11 @@
-//! The command line (clap): demo, run, simulate, ports, check-config, generate-config.
+//! What the command line accepts (clap): the global flags and one subcommand each of api.md "Command line".
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
-use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 
-use crate::config::{self, LogFormat};
+use crate::config;
 
 /// goban-bridge: a physical Go board and clock in; referee, journal, REST/SSE and MQTT out.
 #[derive(Debug, Parser)]
@@ -98,73 +97,4 @@ pub enum Command {
         #[arg(long)]
         out: PathBuf,
     },
-}
-
-/// Run the parsed command line; the exit code of the process.
-pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match cli.command {
-        Command::GenerateConfig => {
-            print!("{}", config::DEFAULT_CONFIG);
-            ExitCode::SUCCESS
-        }
-        Command::CheckConfig { file } => check_config(&file),
-        Command::Ports => crate::commands::ports(),
-        Command::Export { source, out } => crate::archive::command::run_export(&source, &out),
-        Command::Backup { source, out } => crate::archive::command::run_backup(&source, &out),
-        command => {
-            // Before anything opens: a hall needs more files than a service's usual 1,024.
-            let _ = crate::open_files::raise();
-            let runtime = match tokio::runtime::Builder::new_multi_thread()
-                .enable_all()
-                .build()
-            {
-                Ok(runtime) => runtime,
-                Err(err) => {
-                    eprintln!("goban-bridge: cannot start the async runtime: {err}");
-                    return ExitCode::FAILURE;
-                }
-            };
-            let format = if cli.log_json {
-                Some(LogFormat::Json)
-            } else {
-                None
-            };
-            match runtime.block_on(crate::commands::run_async(command, format)) {
-                Ok(()) => ExitCode::SUCCESS,
-                Err(err) => {
-                    eprintln!("goban-bridge: {err:#}");
-                    ExitCode::FAILURE
-                }
-            }
-        }
-    }
-}
-
-/// Parses, then runs the same checks as `run` (config::preflight): valid here means `run` starts.
-fn check_config(file: &std::path::Path) -> ExitCode {
-    match config::load(file) {
-        Ok(loaded) => {
-            let verdict = config::preflight(&loaded);
-            for warning in &verdict.warnings {
-                eprintln!("{}: warning: {warning}", file.display());
-            }
-            if !verdict.errors.is_empty() {
-                for error in &verdict.errors {
-                    eprintln!("{}: {error}", file.display());
-                }
-                return ExitCode::FAILURE;
-            }
-            println!(
-                "{}: valid, {} board(s)",
-                file.display(),
-                loaded.boards.len()
-            );
-            ExitCode::SUCCESS
-        }
-        Err(err) => {
-            eprintln!("{err}");
-            ExitCode::FAILURE
-        }
-    }
 }

@@ -1,39 +1,37 @@
-//! The long-running commands behind the CLI: `run`, `demo`, `simulate`, and the `ports` listing.
+//! The `demo` command: simulated tables playing bundled games, read through the production serial path by a full daemon.
 
 use std::path::{Path, PathBuf};
-use std::process::ExitCode;
 
 use anyhow::Context as _;
-use goban_hardware::sim::{
-    FaultScript, HumanProfile, SimGame, SimTable, SimulateOptions, Transport,
-};
+use goban_hardware::sim::{FaultScript, SimGame, SimTable};
 use tokio_util::sync::CancellationToken;
 
+use super::commands::{print_endpoints, sim_options};
+use super::demo_tables;
 use crate::app::{self, Endpoints};
-use crate::cli::Command;
-use crate::config::{self, Config, LogFormat};
+use crate::config::{self, Config};
 
 /// Bundled demo games (see assets/games/README.md for their origin).
 const DEMO_GAMES: [(&str, &str); 5] = [
     (
         "AG vs AG G12",
-        include_str!("../assets/games/AlphaGo-2.0-AG-vs-AG-G12-English.sgf"),
+        include_str!("../../assets/games/AlphaGo-2.0-AG-vs-AG-G12-English.sgf"),
     ),
     (
         "AG vs AG G13",
-        include_str!("../assets/games/AlphaGo-2.0-AG-vs-AG-G13-English.sgf"),
+        include_str!("../../assets/games/AlphaGo-2.0-AG-vs-AG-G13-English.sgf"),
     ),
     (
         "AG vs AG G26",
-        include_str!("../assets/games/AlphaGo-2.0-AG-vs-AG-G26-English.sgf"),
+        include_str!("../../assets/games/AlphaGo-2.0-AG-vs-AG-G26-English.sgf"),
     ),
     (
         "AG vs AG G29",
-        include_str!("../assets/games/AlphaGo-2.0-AG-vs-AG-G29-English.sgf"),
+        include_str!("../../assets/games/AlphaGo-2.0-AG-vs-AG-G29-English.sgf"),
     ),
     (
         "AG vs AG G32",
-        include_str!("../assets/games/AlphaGo-2.0-AG-vs-AG-G32-English.sgf"),
+        include_str!("../../assets/games/AlphaGo-2.0-AG-vs-AG-G32-English.sgf"),
     ),
 ];
 
@@ -45,168 +43,8 @@ const DEMO_SCRIPT: &str = r#"{"steps": [
   {"at_move": 30, "fault": "missed_capture"}
 ]}"#;
 
-/// `goban-bridge ports`.
-pub fn ports() -> ExitCode {
-    match goban_hardware::list_ports() {
-        Ok(ports) if ports.is_empty() => {
-            println!("no serial ports found");
-            ExitCode::SUCCESS
-        }
-        Ok(ports) => {
-            for port in ports {
-                let usb = match (port.vid, port.pid) {
-                    (Some(vid), Some(pid)) => format!("usb {vid:04x}:{pid:04x}"),
-                    _ => format!("{:?}", port.kind),
-                };
-                let text = |v: &Option<String>| v.clone().unwrap_or_else(|| "-".into());
-                println!(
-                    "{}\t{usb}\tserial={}\t{} {}",
-                    port.path.display(),
-                    text(&port.serial_number),
-                    text(&port.manufacturer),
-                    text(&port.product)
-                );
-                for link in port.by_id {
-                    println!("  {}", link.display());
-                }
-            }
-            ExitCode::SUCCESS
-        }
-        Err(err) => {
-            eprintln!("goban-bridge: cannot list serial ports: {err}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// The async commands.
-pub async fn run_async(command: Command, log_override: Option<LogFormat>) -> anyhow::Result<()> {
-    match command {
-        Command::Run { config } => {
-            let config = config::load(&config)?;
-            crate::logging::init(
-                log_override.unwrap_or(config.log.format),
-                &config.log.filter,
-            );
-            serve_until_signal(config).await
-        }
-        Command::Demo {
-            listen,
-            boards,
-            speed,
-            journal,
-            games,
-        } => {
-            crate::logging::init(log_override.unwrap_or_default(), "info");
-            demo(listen, boards, speed, journal, games.as_deref()).await
-        }
-        Command::Simulate {
-            games,
-            boards,
-            speed,
-            script,
-            dir,
-            shared_port,
-            seed,
-        } => {
-            crate::logging::init(log_override.unwrap_or_default(), "info");
-            let script = match script {
-                Some(path) => read_script(&path)?,
-                None => FaultScript::default(),
-            };
-            let dir = dir.unwrap_or_else(|| std::env::temp_dir().join("goban-sim"));
-            let options = sim_options(boards, speed, script, seed, shared_port, dir);
-            simulate(&games, &options).await
-        }
-        Command::Ports
-        | Command::CheckConfig { .. }
-        | Command::GenerateConfig
-        | Command::Export { .. }
-        | Command::Backup { .. } => Ok(()),
-    }
-}
-
-fn read_script(path: &Path) -> anyhow::Result<FaultScript> {
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    Ok(FaultScript::from_json(&text, &path.display().to_string())?)
-}
-
-fn sim_options(
-    boards: usize,
-    speed: f64,
-    script: FaultScript,
-    seed: u64,
-    shared: bool,
-    dir: PathBuf,
-) -> SimulateOptions {
-    SimulateOptions {
-        boards,
-        profile: HumanProfile {
-            speed,
-            ..HumanProfile::default()
-        },
-        script,
-        seed,
-        shared_port: shared,
-        diffs: true,
-        transport: Transport::Pty(dir),
-    }
-}
-
-async fn serve_until_signal(config: Config) -> anyhow::Result<()> {
-    let daemon = app::start(config).await?;
-    print_endpoints(&daemon.endpoints);
-    app::shutdown_signal().await;
-    daemon.stop().await;
-    Ok(())
-}
-
-fn print_endpoints(endpoints: &Endpoints) {
-    let http = endpoints.http;
-    println!("goban-bridge is running");
-    println!("  hall:         http://{http}/");
-    println!("  viewer:       http://{http}/board/<board>   (OBS overlay: /overlay/<board>)");
-    println!("  arbiter:      http://{http}/arbiter");
-    println!("  API docs:     http://{http}/api/docs/");
-    println!("  REST API:     http://{http}/api/v1/boards");
-    println!("  SSE stream:   http://{http}/api/v1/boards/<board>/events");
-    println!("  OpenAPI:      http://{http}/api/v1/openapi.json");
-    println!("  metrics:      http://{http}/metrics");
-    let kind = if endpoints.embedded_broker {
-        "embedded MQTT broker"
-    } else {
-        "MQTT broker"
-    };
-    println!(
-        "  {kind}: {}:{} (port {})",
-        endpoints.mqtt.0, endpoints.mqtt.1, endpoints.mqtt.1
-    );
-}
-
-/// `goban-bridge simulate`: tables on pseudo-terminals until a signal.
-async fn simulate(games: &Path, options: &SimulateOptions) -> anyhow::Result<()> {
-    let cancel = CancellationToken::new();
-    let tables = goban_hardware::sim::simulate(games, options, &cancel)?;
-    print_tables(&tables);
-    app::shutdown_signal().await;
-    cancel.cancel();
-    Ok(())
-}
-
-fn print_tables(tables: &[SimTable]) {
-    for table in tables {
-        let paths: Vec<String> = table
-            .paths()
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect();
-        println!("{}\t{}\t{}", table.name, table.game, paths.join("\t"));
-    }
-}
-
 /// `goban-bridge demo`: simulated tables on pseudo-terminals read through the production serial path.
-async fn demo(
+pub(super) async fn demo(
     listen: std::net::SocketAddr,
     boards: usize,
     speed: f64,
@@ -248,7 +86,7 @@ async fn demo(
     let mut players = Vec::new();
     for (i, table) in tables.into_iter().enumerate() {
         println!("  {}: {}", table.name, table.game);
-        players.push(tokio::spawn(crate::demo_tables::keep_playing(
+        players.push(tokio::spawn(demo_tables::keep_playing(
             table,
             games.clone(),
             i,

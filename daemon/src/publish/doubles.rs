@@ -4,7 +4,8 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::hub::{ArbiterRequest, Archive, BoardControl, BoardView, Published, RequestError};
+use super::hub::{ArbiterRequest, Archive, BoardControl, RequestError};
+use crate::message::{BoardView, Published};
 
 /// A journal in memory: the messages [`MemoryArchive::keep`] was given, in that order. It holds
 /// no finished games.

@@ -406,5 +406,4 @@ fn device_alert_kind(kind: DeviceAlertKind) -> &'static str {
 }
 
 #[cfg(test)]
-#[path = "telemetry_tests.rs"]
 mod tests;
