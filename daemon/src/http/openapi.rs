@@ -9,9 +9,12 @@ use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::openapi::{Content, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
+use goban_referee::RulingAction;
+use goban_rules::{Color, KoRule, Ruleset};
+
 use super::bodies::{
-    AcknowledgeBody, ClockBody, Color, DeadStonesBody, KoRule, LateStartBody, NoteBody, ResultBody,
-    ResumePlayBody, Ruleset, RulingAction, RulingBody, SekiAction, SekiBody, StartGameBody,
+    AcknowledgeBody, ClockBody, DeadStonesBody, LateStartBody, NoteBody, ResultBody,
+    ResumePlayBody, RulingBody, SekiAction, SekiBody, StartGameBody,
 };
 use super::error::{PROBLEM_JSON, Problem};
 use super::routes::{analysis, arbiter, archive, boards, games, me};

@@ -7,7 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::bodies::Color;
+use goban_rules::Color;
 
 /// Every error answer is an RFC 9457 problem; the handlers' annotations name it `ErrorBody`.
 pub(crate) use super::error::Problem as ErrorBody;
