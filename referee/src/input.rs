@@ -152,7 +152,7 @@ pub struct GameSetup {
     pub place: Option<String>,
 }
 
-/// An arbiter's decision on an alert.
+/// An arbiter's decision on an alert (docs/referee.md "For the arbiter").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
