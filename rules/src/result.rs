@@ -15,6 +15,14 @@ use crate::{Color, RulesError, ScoreUnit};
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(
+        description = "A margin keyed by its unit: `{\"stones\": -3.75}` (CN2002 and the \
+        historical rules, 1 stone = 2 points) or `{\"points\": 6.5}` (JK, Ing)."
+    )
+)]
 pub enum Margin {
     /// 子 (CN2002 and the historical rules); 1 stone = 2 points.
     Stones(f64),
