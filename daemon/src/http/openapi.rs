@@ -9,7 +9,7 @@ use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::openapi::{Content, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-use goban_referee::RulingAction;
+use goban_referee::{MoveRecord, RulingAction, SekiMark};
 use goban_rules::score::{Score, SideCount};
 use goban_rules::{Color, KoRule, Ruleset};
 
@@ -21,8 +21,7 @@ use super::error::{PROBLEM_JSON, Problem};
 use super::routes::{analysis, arbiter, archive, boards, games, me};
 use super::schema::{
     AuditEntry, AuditList, BoardHealth, BoardList, BoardState, Evidence, GameList, Health,
-    Infraction, JournalHealth, LastMove, LiveBoardState, MoveRecord, SekiMark, SseEvent,
-    TournamentHealth,
+    Infraction, JournalHealth, LastMove, LiveBoardState, SseEvent, TournamentHealth,
 };
 use super::{metrics, sse};
 

@@ -7,36 +7,12 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use goban_referee::{MoveRecord, PerColor, SekiMark};
 use goban_rules::Color;
 use goban_rules::score::Score;
 
 /// Every error answer is an RFC 9457 problem; the handlers' annotations name it `ErrorBody`.
 pub(crate) use super::error::Problem as ErrorBody;
-
-/// One move of the game record.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct MoveRecord {
-    /// 1 for the first move.
-    number: u32,
-    /// Who played.
-    color: Color,
-    /// Letters-and-numbers point (`Q16`) or `pass`.
-    #[schema(example = "Q16")]
-    point: String,
-    /// RFC 3339 UTC with milliseconds.
-    at: String,
-    /// The mover's remaining time after the move.
-    time_left_ms: Option<u64>,
-}
-
-/// Per colour counters.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct PerColor {
-    /// Black's count.
-    black: u32,
-    /// White's count.
-    white: u32,
-}
 
 /// One side's clock reading.
 #[derive(Serialize, ToSchema)]
@@ -103,17 +79,6 @@ pub(crate) struct Infraction {
     taken_by: Option<String>,
     /// When they took it (RFC 3339).
     taken_at: Option<String>,
-}
-
-/// One seki ruling of the count.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct SekiMark {
-    /// The stone that named the group.
-    #[schema(example = "D4")]
-    point: String,
-    /// `in_seki` or `not_in_seki`.
-    #[schema(example = "in_seki")]
-    ruling: String,
 }
 
 /// One line of an alert's evidence. The board each line shows is given once and then as changes:
