@@ -17,8 +17,7 @@ use super::pairgoth::{PairgothClient, PairgothError};
 use super::runner::Announce;
 use super::store::{Push, Store, StoreError, StoredResult, StoredRound};
 use super::views::{ResultView, RoundView, TableView};
-use crate::config::BoardConfig;
-use crate::config::{StartMode, TableKey, TournamentConfig};
+use crate::config::{BoardConfig, StartMode, TableKey, TournamentConfig};
 use crate::publish::hub::Hub;
 
 /// Why the desk refused.
