@@ -4,7 +4,7 @@ mod pairgoth;
 
 use std::time::Duration;
 
-use goban_bridge::tournament::config::PairgothConfig;
+use goban_bridge::config::PairgothConfig;
 use goban_bridge::tournament::pairgoth::{PairgothClient, PairgothError};
 use goban_tournament::pairgoth::ResultBody;
 use goban_tournament::{Decision, Outcome, PlayerId, TableNo};

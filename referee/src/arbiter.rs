@@ -1,6 +1,6 @@
 //! Arbiter commands: start, rulings, clock control, seal, dead stones, results, voiding and restoring moves.
 
-use goban_rules::{GameResult, Move, Point};
+use goban_rules::{Move, Point};
 
 use crate::error::RefereeError;
 use crate::event::EventKind;
@@ -64,9 +64,7 @@ impl Referee {
             ArbiterCommand::SetResult { result, force } => {
                 let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
                 // The arbiter states the margin in the ruleset's unit (stones under CN2002).
-                let unit = m.game.setup().ruleset.score_unit();
-                let parsed = GameResult::parse_in(&result, unit)
-                    .map_err(|_| RefereeError::BadResult(result))?;
+                let parsed = result.in_unit(m.game.setup().ruleset.score_unit());
                 if !force && matches!(m.phase, Phase::Playing | Phase::Paused) {
                     return Err(RefereeError::WrongPhase(
                         "the game is still in play; ending it with a result needs \"force\": true",

@@ -126,18 +126,19 @@ impl Referee {
         let proposed = GameResult::Win {
             winner: color.opponent(),
             by: WinBy::Resignation,
-        }
-        .to_rules_string();
+        };
         let confirms = match &command {
             ArbiterCommand::ConfirmResult => true,
-            ArbiterCommand::SetResult { result, .. } => result.trim() == proposed,
+            ArbiterCommand::SetResult { result, .. } => {
+                result.as_str().trim() == proposed.to_rules_string()
+            }
             _ => false,
         };
         if !confirms {
             return command;
         }
         ArbiterCommand::SetResult {
-            result: proposed,
+            result: proposed.into(),
             force: true,
         }
     }

@@ -152,9 +152,10 @@ pub struct GameSetup {
     pub place: Option<String>,
 }
 
-/// An arbiter's decision on an alert.
+/// An arbiter's decision on an alert (docs/referee.md "For the arbiter").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum RulingAction {
     /// The infraction happened; no sanction beyond what was applied.
     Confirm,
@@ -243,10 +244,10 @@ pub enum ArbiterCommand {
         /// Who moves first.
         first: Color,
     },
-    /// Record or correct the result (SGF `RE` form, e.g. "B+R").
+    /// Record or correct the result (SGF `RE` form, e.g. "B+R"; a margin in the game's unit).
     SetResult {
-        /// The result.
-        result: String,
+        /// The result, read when the command was; its margin takes the game's unit.
+        result: goban_rules::StatedResult,
         /// Needed to end a game still in play (playing or paused); absent in journals
         /// written before the flag existed, which were applied unconditionally.
         #[serde(default = "forced_by_default")]
@@ -408,7 +409,7 @@ mod tests {
                 by: "arbiter#2".into(),
                 note: Some("clock fault".into()),
                 command: ArbiterCommand::SetResult {
-                    result: "B+R".into(),
+                    result: "B+R".parse().unwrap(),
                     force: false,
                 },
             }),

@@ -24,15 +24,22 @@ use crate::move_name::MoveName;
 /// One recorded move (api.md `moves[]`). Plain values, no heap: a board holds one per move
 /// in the referee and one in the state it publishes, and copying the list is a `memcpy`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(description = "One move of the game record.")
+)]
 pub struct MoveRecord {
     /// 1-based move number (handicap stones excluded).
     pub number: u32,
     /// Who moved.
     pub color: Color,
     /// "D4" or "pass".
+    #[cfg_attr(feature = "openapi", schema(value_type = String, example = "Q16"))]
     pub point: MoveName,
-    /// When the stone (or the pass) was seen; RFC 3339 in JSON.
+    /// When the stone (or the pass) was seen; RFC 3339 UTC with milliseconds in JSON.
     #[serde(with = "crate::timestamp::as_rfc3339")]
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub at: Timestamp,
     /// The mover's time left after the move, when a clock runs.
     pub time_left_ms: Option<u64>,

@@ -30,6 +30,7 @@ pub enum Phase {
 
 /// A per-colour count.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct PerColor {
     /// Black's.
     pub black: u32,
@@ -189,8 +190,10 @@ pub const LIVE_SCHEMA_VERSION: u8 = 2;
 
 /// One seki ruling as the state shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SekiMark {
     /// The stone that named the group ("D4").
+    #[cfg_attr(feature = "openapi", schema(example = "D4"))]
     pub point: String,
     /// In seki or not.
     pub ruling: SekiRuling,

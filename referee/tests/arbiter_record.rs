@@ -92,7 +92,7 @@ fn jk_counts_in_points_and_a_result_set_otherwise_drops_the_count() {
         "the ruleset's komi, in points"
     );
     t.arbiter(ArbiterCommand::SetResult {
-        result: "B+R".into(),
+        result: "B+R".parse().unwrap(),
         force: false,
     });
     let state = t.referee.state();

@@ -63,7 +63,7 @@ fn setting_the_proposed_result_confirms_without_force_and_another_needs_it() {
     t.set(&[(j1, Reading::Black), (j2, Reading::Black)]);
     t.wait(1_000);
     let other = ArbiterCommand::SetResult {
-        result: "B+R".into(),
+        result: "B+R".parse().unwrap(),
         force: false,
     };
     assert!(
@@ -71,7 +71,7 @@ fn setting_the_proposed_result_confirms_without_force_and_another_needs_it() {
         "not what the board proposes: the game is still in play"
     );
     t.arbiter(ArbiterCommand::SetResult {
-        result: "W+R".into(),
+        result: "W+R".parse().unwrap(),
         force: false,
     });
     assert_eq!(t.referee.state().result.as_deref(), Some("W+R"));

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 /// A player's colour. Serialised as `"black"` / `"white"`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Color {
     /// Black, who moves first on an even game (CN2002 art. 2.3).
     Black,

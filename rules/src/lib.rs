@@ -20,7 +20,8 @@
 //!   points for people ("D4"): a `Point` alone does not know its board size.
 //! - [`GameResult`]: results; [`GameResult::to_sgf`] writes SGF `RE` in points ("B+1.5",
 //!   "W+R"), [`GameResult::to_rules_string`] in the rules' unit ("B+0.75" stones under
-//!   CN2002); [`Margin`] carries its unit.
+//!   CN2002); [`Margin`] carries its unit. [`StatedResult`]: a result as an arbiter states
+//!   it, its margin in the unit of the game it ends, read once and placed in that unit later.
 //! - [`score`]: counting under CN2002, JK, Ing and the historical rules with dead stones
 //!   ([`DeadStones`]) and warnings as input: [`Game::score`], [`score_position`].
 //! - [`handicap`]: fixed handicap points, free placement, the historical 座子.
@@ -110,7 +111,7 @@ pub use error::{Illegal, IllegalReason, RulesError};
 pub use game::{Game, GameState, MoveRecord};
 pub use moves::{Move, MoveDisplay};
 pub use point::{BoardSize, Point, PointDisplay};
-pub use result::{GameResult, Margin, WinBy};
+pub use result::{GameResult, Margin, StatedResult, WinBy};
 pub use ruleset::{KoRule, Ruleset};
 pub use score::{
     CountInput, DeadStones, Score, ScoreUnit, SekiMarks, SekiRuling, SideCount, Warnings,

@@ -15,6 +15,14 @@ use crate::{Color, RulesError, ScoreUnit};
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(
+        description = "A margin keyed by its unit: `{\"stones\": -3.75}` (CN2002 and the \
+        historical rules, 1 stone = 2 points) or `{\"points\": 6.5}` (JK, Ing)."
+    )
+)]
 pub enum Margin {
     /// 子 (CN2002 and the historical rules); 1 stone = 2 points.
     Stones(f64),
@@ -237,6 +245,98 @@ impl<'de> Deserialize<'de> for GameResult {
     }
 }
 
+/// A result as an arbiter states it, before the game it ends is at hand: SGF `RE` form with
+/// the margin a bare number in the unit of whatever ruleset the game is counted under
+/// (stones under CN2002). Read once, by [`str::parse`] (the forms of
+/// [`GameResult::parse_in`]); [`StatedResult::in_unit`] gives the [`GameResult`] once the
+/// unit is known. Serialised as the text it was read from.
+///
+/// ```
+/// use goban_rules::{GameResult, Margin, ScoreUnit, StatedResult, WinBy, Color};
+/// let stated: StatedResult = "B+0.75".parse()?;
+/// let win = GameResult::Win { winner: Color::Black, by: WinBy::Score(Margin::Stones(0.75)) };
+/// assert_eq!(stated.in_unit(ScoreUnit::Stones), win);
+/// assert_eq!(stated.as_str(), "B+0.75");
+/// # Ok::<(), goban_rules::RulesError>(())
+/// ```
+#[derive(Clone, Debug, PartialEq)]
+pub struct StatedResult {
+    /// The text as it came.
+    text: String,
+    /// The result read from it, a margin read as points until [`StatedResult::in_unit`] says.
+    result: GameResult,
+}
+
+impl StatedResult {
+    /// The text it was read from.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+
+    /// The result, its margin in `unit`: the unit of the ruleset the game is counted under.
+    #[must_use]
+    pub fn in_unit(&self, unit: ScoreUnit) -> GameResult {
+        self.result.with_margin_unit(unit)
+    }
+}
+
+impl std::str::FromStr for StatedResult {
+    type Err = RulesError;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Ok(Self {
+            result: GameResult::parse_in(text, ScoreUnit::Points)?,
+            text: text.to_owned(),
+        })
+    }
+}
+
+/// A result of the rules' own, stated as [`GameResult::to_rules_string`] writes it.
+impl From<GameResult> for StatedResult {
+    fn from(result: GameResult) -> Self {
+        Self {
+            text: result.to_rules_string(),
+            result: result.with_margin_unit(ScoreUnit::Points),
+        }
+    }
+}
+
+impl GameResult {
+    /// The same result, a margin's number kept and read in `unit`.
+    const fn with_margin_unit(self, unit: ScoreUnit) -> Self {
+        match self {
+            Self::Win {
+                winner,
+                by: WinBy::Score(margin),
+            } => Self::Win {
+                winner,
+                by: WinBy::Score(Margin::new(margin.value(), unit)),
+            },
+            other => other,
+        }
+    }
+}
+
+impl std::fmt::Display for StatedResult {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text)
+    }
+}
+
+impl Serialize for StatedResult {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.text)
+    }
+}
+
+impl<'de> Deserialize<'de> for StatedResult {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(d)?;
+        text.parse().map_err(serde::de::Error::custom)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,6 +378,29 @@ mod tests {
         assert_eq!(GameResult::parse_sgf("Jigo").unwrap(), GameResult::Draw);
         assert!(GameResult::parse_sgf("X+1").is_err());
         assert!(GameResult::parse_sgf("B+-1").is_err());
+    }
+
+    #[test]
+    fn a_stated_result_takes_the_unit_of_its_game_and_keeps_its_text() {
+        let stated: StatedResult = "W+6.5".parse().unwrap();
+        let points = GameResult::Win {
+            winner: Color::White,
+            by: WinBy::Score(Margin::Points(6.5)),
+        };
+        assert_eq!(stated.in_unit(ScoreUnit::Points), points);
+        assert_eq!(stated.in_unit(ScoreUnit::Stones).to_sgf(), "W+13");
+        let resign: StatedResult = "b+resign".parse().unwrap();
+        assert_eq!(serde_json::to_string(&resign).unwrap(), "\"b+resign\"");
+        assert!("B+X".parse::<StatedResult>().is_err());
+        let stones = GameResult::Win {
+            winner: Color::Black,
+            by: WinBy::Score(Margin::Stones(0.75)),
+        };
+        let stated = StatedResult::from(stones);
+        assert_eq!(
+            (stated.as_str(), stated.in_unit(ScoreUnit::Stones)),
+            ("B+0.75", stones)
+        );
     }
 
     #[test]

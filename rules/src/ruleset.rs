@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 /// How whole-board repetition is restricted (CN2002 art. 6 and 20; JK 11).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum KoRule {
     /// Only the immediate recapture of a single-stone ko is forbidden (JK basic ko).
     Simple,
@@ -19,6 +20,7 @@ pub enum KoRule {
 /// The rules a game is played and counted under.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum Ruleset {
     /// The 2002 Chinese rules: area counting in stones, komi 3¾ stones (CN2002 art. 9, 11).
     #[default]

@@ -6,6 +6,7 @@ mod model;
 mod mqtt_url;
 mod preflight;
 mod time_control;
+mod tournament;
 mod types;
 
 use std::path::Path;
@@ -15,8 +16,10 @@ pub use load::{ConfigErrors, ConfigIssue, parse};
 pub use model::*;
 pub use mqtt_url::MqttUrl;
 pub use preflight::{Preflight, preflight};
-pub use time_control::TimeControlSpec;
-pub use types::{BoardId, BoardSize, InfractionKind, Retention, Ruleset, Span};
+pub use tournament::{
+    PairgothAuthMode, PairgothConfig, SharedSecret, StartMode, TableKey, TournamentConfig,
+};
+pub use types::{BoardId, Retention, Span};
 
 /// The documented default configuration, the same bytes as `deploy/goban-bridge.toml`.
 pub const DEFAULT_CONFIG: &str = include_str!("../../../deploy/goban-bridge.toml");

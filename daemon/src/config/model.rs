@@ -6,8 +6,11 @@ use std::path::PathBuf;
 use serde::Deserialize;
 
 use super::mqtt_url::MqttUrl;
-use super::time_control::TimeControlSpec;
-use super::types::{BoardId, BoardSize, InfractionKind, Retention, Ruleset, Span};
+use goban_referee::clock::TimeControl;
+use goban_referee::{Button, InfractionKind};
+use goban_rules::{BoardSize, Ruleset};
+
+use super::types::{BoardId, Retention, Span};
 
 /// The whole daemon configuration.
 #[derive(Clone, Debug)]
@@ -25,7 +28,7 @@ pub struct Config {
     /// `[[board]]`: one entry per physical board.
     pub boards: Vec<BoardConfig>,
     /// `[tournament]`: where rounds come from and results go (issue 13).
-    pub tournament: crate::tournament::TournamentConfig,
+    pub tournament: super::TournamentConfig,
     /// `[analysis]`: the engine beside the broadcast (issue 42).
     pub analysis: crate::analysis::AnalysisConfig,
 }
@@ -221,6 +224,7 @@ pub struct RefereeDefaults {
     /// raise it for an adapter known to lag, at the cost of premature presses closer than it.
     pub port_skew: Span,
     /// Infraction kinds (rules-digest.md ids) sanctioned without an arbiter; the rest are advised. Default none.
+    #[serde(deserialize_with = "super::types::parsed_list")]
     pub auto_sanction: Vec<InfractionKind>,
     /// The resignation signal (two own stones at one's lower-right corner, CN2002 终局):
     /// `{ enabled = true, reach = 1 }` by default; `reach` is how many lines from the corner
@@ -301,10 +305,13 @@ pub struct BoardConfig {
     #[serde(default = "default_baud")]
     pub baud: u32,
     /// 9, 13 or 19. Default 19.
-    #[serde(default)]
+    #[serde(
+        default = "super::types::default_board_size",
+        deserialize_with = "super::types::board_size"
+    )]
     pub size: BoardSize,
     /// Default `cn2002`.
-    #[serde(default = "default_ruleset")]
+    #[serde(default)]
     pub ruleset: Ruleset,
     /// Points; omitted: the ruleset's usual komi (cn2002 7.5).
     #[serde(default)]
@@ -313,8 +320,11 @@ pub struct BoardConfig {
     #[serde(default)]
     pub handicap: u8,
     /// api.md time-control grammar. Default `none`.
-    #[serde(default)]
-    pub time_control: TimeControlSpec,
+    #[serde(
+        default = "no_time_control",
+        deserialize_with = "super::time_control::deserialize"
+    )]
+    pub time_control: TimeControl,
     /// Start a game without `POST /game`. Default false.
     #[serde(default)]
     pub autostart: bool,
@@ -326,37 +336,29 @@ pub struct BoardConfig {
     pub white: String,
     /// Which clock button is Black's: `"L"` (default: the clock sits on White's right) or `"R"`.
     #[serde(default = "default_black_button")]
-    pub black_button: ButtonSide,
+    pub black_button: Button,
     /// Overrides `[referee] settle_time`.
     #[serde(default)]
     pub settle_time: Option<Span>,
     /// Overrides `[referee] auto_sanction`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "super::types::parsed_optional_list")]
     pub auto_sanction: Option<Vec<InfractionKind>>,
     /// The tournament table number this board stands on (`[tournament.tables]` may map it instead).
     #[serde(default)]
     pub table: Option<u32>,
 }
 
-/// A clock button as wire-protocol.md names it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-pub enum ButtonSide {
-    /// Left, as the arbiter faces the display.
-    L,
-    /// Right.
-    R,
-}
-
 fn default_baud() -> u32 {
     115_200
 }
 
-fn default_ruleset() -> Ruleset {
-    Ruleset::Cn2002
+fn no_time_control() -> TimeControl {
+    TimeControl::None
 }
 
-fn default_black_button() -> ButtonSide {
-    ButtonSide::L
+/// `"L"`: the clock sits on White's right (CN2002 12.1).
+fn default_black_button() -> Button {
+    Button::L
 }
 
 impl BoardConfig {

@@ -19,7 +19,10 @@ fn shipped_default_parses_with_api_values() {
     let board = &config.boards[0];
     assert_eq!(board.id.as_str(), "table-1");
     assert_eq!(board.komi(), 7.5);
-    assert_eq!(board.time_control.as_str(), "byoyomi-cn:main=60m,reserve=5");
+    assert_eq!(
+        board.time_control.to_string(),
+        "byoyomi-cn:main=60m,reserve=5"
+    );
     assert_eq!(config.journal.synchronous, Synchronous::Normal);
 }
 
@@ -51,9 +54,9 @@ fn missing_sections_take_defaults() {
     assert_eq!(config.referee.settle_time.as_ms(), 300);
     let board = &config.boards[0];
     assert_eq!(board.clock_port(), &board.board_port);
-    assert_eq!(board.size.get(), 19);
-    assert_eq!(board.ruleset, Ruleset::Cn2002);
-    assert_eq!(board.time_control.as_str(), "none");
+    assert_eq!(board.size.lines(), 19);
+    assert_eq!(board.ruleset, goban_rules::Ruleset::Cn2002);
+    assert_eq!(board.time_control.to_string(), "none");
 }
 
 #[test]

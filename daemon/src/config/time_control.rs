@@ -1,51 +1,21 @@
-//! A board's time control as written in the config, checked against the api.md grammar when it is read.
+//! A board's time control as written in the config: the referee's own type, read with the config's words for a bad one.
 
-use std::fmt;
-use std::str::FromStr;
+use goban_referee::clock::TimeControl;
+use serde::{Deserialize, Deserializer, de};
 
-use super::types::serde_via_str;
-use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
-
-/// A time-control string known to be valid (api.md "Time control strings").
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TimeControlSpec(String);
-
-impl TimeControlSpec {
-    /// The parsed time control for the referee.
-    pub fn parsed(&self) -> Option<goban_referee::clock::TimeControl> {
-        // Only valid texts are ever stored (FromStr above), so this is always Some.
-        goban_referee::clock::TimeControl::from_str(&self.0).ok()
-    }
-
-    /// The canonical text.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
+/// `time_control`: api.md's grammar, parsed by the referee once, when the file is read.
+pub(crate) fn deserialize<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<TimeControl, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    parse(&text).map_err(de::Error::custom)
 }
 
-impl Default for TimeControlSpec {
-    fn default() -> Self {
-        Self("none".into())
-    }
+/// The referee's parse, its error prefixed with the text.
+fn parse(text: &str) -> Result<TimeControl, String> {
+    text.parse()
+        .map_err(|err| format!("time control {text:?}: {err}"))
 }
-
-impl FromStr for TimeControlSpec {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        let parsed = goban_referee::clock::TimeControl::from_str(text)
-            .map_err(|err| format!("time control {text:?}: {err}"))?;
-        Ok(Self(parsed.to_string()))
-    }
-}
-
-impl fmt::Display for TimeControlSpec {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-serde_via_str!(TimeControlSpec);
 
 #[cfg(test)]
 mod tests {
@@ -61,7 +31,7 @@ mod tests {
             "canadian:main=60m,moves=15,block=10m",
             "fischer:main=30m,increment=20s,max=60m",
         ] {
-            assert!(ok.parse::<TimeControlSpec>().is_ok(), "{ok}");
+            assert!(parse(ok).is_ok(), "{ok}");
         }
         for bad in [
             "",
@@ -70,7 +40,7 @@ mod tests {
             "byoyomi-cn:main=60m",
             "fischer:main=1m,increment=x",
         ] {
-            assert!(bad.parse::<TimeControlSpec>().is_err(), "{bad}");
+            assert!(parse(bad).is_err(), "{bad}");
         }
     }
 }

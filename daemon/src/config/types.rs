@@ -1,9 +1,10 @@
-//! Small config value types that parse into valid values: durations with units, board ids, rulesets, kinds.
+//! Config values that parse into valid values: durations with units, board ids, and the rules' and referee's own types read from the file.
 
 use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use goban_rules::BoardSize;
 use serde::{Deserialize, Deserializer, Serialize, Serializer, de};
 
 /// A duration written with units in the config: `"250ms"`, `"90s"`, `"5m"`, `"1h30m"`.
@@ -156,106 +157,65 @@ impl fmt::Display for BoardId {
 
 serde_via_str!(BoardId);
 
-/// The rules a board plays under (api.md `ruleset`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Ruleset {
-    /// Chinese rules 2002, area scoring in stones.
-    Cn2002,
-    /// Japanese/Korean rules, territory scoring.
-    Jk,
-    /// Ing rules.
-    Ing,
-    /// Historical Chinese rules.
-    Historical,
-}
-
-impl Ruleset {
-    /// The api.md spelling.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Cn2002 => "cn2002",
-            Self::Jk => "jk",
-            Self::Ing => "ing",
-            Self::Historical => "historical",
-        }
-    }
-
-    /// The usual komi: 7.5 for cn2002 (3 3/4 stones), 6.5 for jk, 8 for ing, 0 historical.
-    pub fn default_komi(self) -> f64 {
-        match self {
-            Self::Cn2002 => 7.5,
-            Self::Jk => 6.5,
-            Self::Ing => 8.0,
-            Self::Historical => 0.0,
-        }
+/// `size`: the rules' board size, restricted to the sizes the wire protocol knows
+/// (wire-protocol.md "Coordinates"): 9, 13 or 19.
+pub(crate) fn board_size<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<BoardSize, D::Error> {
+    let size = i64::deserialize(deserializer)?;
+    match size {
+        9 => Ok(BoardSize::NINE),
+        13 => Ok(BoardSize::THIRTEEN),
+        19 => Ok(BoardSize::NINETEEN),
+        other => Err(de::Error::custom(format!(
+            "size {other}: a board is 9, 13 or 19 lines"
+        ))),
     }
 }
 
-/// Board sizes the wire protocol knows (wire-protocol.md "Coordinates").
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct BoardSize(u8);
-
-impl BoardSize {
-    /// Lines per side.
-    pub fn get(self) -> u8 {
-        self.0
-    }
+/// The default `size`: 19.
+pub(crate) fn default_board_size() -> BoardSize {
+    BoardSize::NINETEEN
 }
 
-impl Default for BoardSize {
-    fn default() -> Self {
-        Self(19)
-    }
+/// A list of values read through their owner's `FromStr`, each reported at its own span.
+///
+/// The owners (the referee's `InfractionKind`) derive their serde form for the journal;
+/// the config takes the texts people write and the owner's words for a bad one.
+pub(crate) fn parsed_list<'de, D, T>(deserializer: D) -> Result<Vec<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: FromStr,
+    T::Err: fmt::Display,
+{
+    let items: Vec<Parsed<T>> = Vec::deserialize(deserializer)?;
+    Ok(items.into_iter().map(|item| item.0).collect())
 }
 
-impl<'de> Deserialize<'de> for BoardSize {
+/// [`parsed_list`] for an optional list.
+pub(crate) fn parsed_optional_list<'de, D, T>(deserializer: D) -> Result<Option<Vec<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: FromStr,
+    T::Err: fmt::Display,
+{
+    let items: Option<Vec<Parsed<T>>> = Option::deserialize(deserializer)?;
+    Ok(items.map(|items| items.into_iter().map(|item| item.0).collect()))
+}
+
+/// One value of a [`parsed_list`]: a string, parsed where it stands.
+struct Parsed<T>(T);
+
+impl<'de, T> Deserialize<'de> for Parsed<T>
+where
+    T: FromStr,
+    T::Err: fmt::Display,
+{
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let size = i64::deserialize(deserializer)?;
-        match size {
-            9 | 13 | 19 => Ok(Self(size as u8)),
-            other => Err(de::Error::custom(format!(
-                "size {other}: a board is 9, 13 or 19 lines"
-            ))),
-        }
+        let text = String::deserialize(deserializer)?;
+        text.parse().map(Self).map_err(de::Error::custom)
     }
 }
-
-/// One infraction id of the rules-digest table.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct InfractionKind(String);
-
-impl InfractionKind {
-    /// The digest's id.
-    pub fn as_str(&self) -> &str {
-        &self.0
-    }
-}
-
-impl FromStr for InfractionKind {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        // The referee owns the digest's ids; config accepts exactly its kinds.
-        let kinds = goban_referee::InfractionKind::ALL;
-        if kinds.iter().any(|kind| kind.id() == text) {
-            Ok(Self(text.to_owned()))
-        } else {
-            Err(format!(
-                "unknown infraction kind {text:?}; the kinds of rules-digest.md are {}",
-                kinds.map(goban_referee::InfractionKind::id).join(", ")
-            ))
-        }
-    }
-}
-
-impl fmt::Display for InfractionKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-serde_via_str!(InfractionKind);
 
 #[cfg(test)]
 mod tests {
@@ -306,7 +266,20 @@ mod tests {
 
     #[test]
     fn kinds_are_the_digest_ids() {
-        assert!("missed_capture".parse::<InfractionKind>().is_ok());
-        assert!("missed-capture".parse::<InfractionKind>().is_err());
+        #[derive(Debug, Deserialize)]
+        struct Kinds {
+            #[serde(deserialize_with = "parsed_list")]
+            kinds: Vec<goban_referee::InfractionKind>,
+        }
+        let read = |text: &str| toml::from_str::<Kinds>(text).map(|k| k.kinds);
+        let kinds = read("kinds = [\"missed_capture\"]").expect("a digest id");
+        assert_eq!(kinds, [goban_referee::InfractionKind::MissedCapture]);
+        let error = read("kinds = [\"missed-capture\"]")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("unknown infraction kind \"missed-capture\""),
+            "{error}"
+        );
     }
 }

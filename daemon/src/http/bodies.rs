@@ -14,6 +14,9 @@ use std::sync::Arc;
 use axum::body::Bytes;
 use axum::extract::{FromRequest, Request};
 use axum::http::{StatusCode, header};
+use goban_referee::RulingAction;
+use goban_referee::clock::TimeControl;
+use goban_rules::{Color, KoRule, Ruleset, StatedResult};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -24,30 +27,6 @@ use super::grammar;
 
 pub(crate) use acknowledge::AcknowledgeBody;
 pub(crate) use seki::{SekiAction, SekiBody};
-
-/// A player's colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Color {
-    /// Black.
-    Black,
-    /// White.
-    White,
-}
-
-/// Rulesets of the config (`cn2002 | jk | ing | historical`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Ruleset {
-    /// Chinese Weiqi rules 2002.
-    Cn2002,
-    /// Japanese-Korean rules.
-    Jk,
-    /// Ing rules.
-    Ing,
-    /// Historical rules.
-    Historical,
-}
 
 /// `POST /boards/{board}/game`: every field optional, defaulting to the board's config.
 #[derive(Clone, Debug, Default, Deserialize, Serialize, ToSchema)]
@@ -75,9 +54,13 @@ pub(crate) struct StartGameBody {
     pub(crate) handicap: Option<u8>,
     /// Time control, e.g. `byoyomi-cn:main=60m,reserve=5`: api.md's grammar with the keys
     /// in its order and no zero parts (`0s` for none); a Fischer `max` is set in the config.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(example = "byoyomi-cn:main=60m,reserve=5")]
-    pub(crate) time_control: Option<String>,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "grammar::time_control"
+    )]
+    #[schema(example = "byoyomi-cn:main=60m,reserve=5", value_type = Option<String>)]
+    pub(crate) time_control: Option<TimeControl>,
     /// Whether the draw fixed the colours (a swap is then `wrong_colour`, CN2002 17.1).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) colours_fixed: Option<bool>,
@@ -103,33 +86,6 @@ pub(crate) struct StartGameBody {
         pattern = "^[^\\u0000-\\u0009\\u000b-\\u001f\\u007f-\\u009f]*$"
     )]
     pub(crate) note: Option<String>,
-}
-
-/// Whole-board repetition rule.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum KoRule {
-    /// Only the immediate recapture of a single-stone ko is forbidden (JK basic ko).
-    Simple,
-    /// No move may recreate an earlier position.
-    Positional,
-    /// No move may recreate an earlier position with the same player to move (CN2002 6).
-    Situational,
-}
-
-/// An arbiter's decision on an alert (docs/referee.md "For the arbiter").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum RulingAction {
-    /// The infraction happened: apply the sanction its article gives (the same as `sanction`).
-    Confirm,
-    /// The infraction happened: apply the sanction its article gives.
-    Sanction,
-    /// No infraction: close the alert; an applied sanction is undone (its warning
-    /// withdrawn, a loss it caused lifted).
-    Dismiss,
-    /// `time_forfeit` only: turn the flag fall into a pass and play on (CN2002 22.5).
-    Convert,
 }
 
 /// `POST /boards/{board}/infractions/{id}/ruling`.
@@ -220,8 +176,9 @@ pub(crate) struct ResultBody {
     /// E.g. `B+R`, `W+6.5` (points), `B+0.75` (CN2002 stones), `W+T`, `0`, `Void`; a margin
     /// of at most 511 (361 points and the largest komi), and a 409 when the game's board,
     /// komi or ruleset step does not allow it. (Its pattern is patterns.rs's `RESULT`.)
-    #[schema(example = "B+R")]
-    pub(crate) result: String,
+    #[schema(example = "B+R", value_type = String)]
+    #[serde(deserialize_with = "grammar::result")]
+    pub(crate) result: StatedResult,
     /// Needed to end a game still in play (playing or paused); without it such a
     /// request is a 409. During counting or after the end, a result is set or corrected freely.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -344,11 +301,8 @@ impl Validate for StartGameBody {
                 "free_handicap: needs handicap 2 or more",
             ));
         }
-        if let Some(time_control) = &self.time_control {
-            // The pattern of the document, then the referee's parser (api.md "Time control strings").
-            grammar::parse_time_control(time_control)
-                .map_err(|why| ApiError::bad_body(format!("time_control: {why}")))?;
-        }
+        // `time_control` was read with the body: the pattern of the document, then the
+        // referee's parser (api.md "Time control strings").
         Ok(())
     }
 }
@@ -436,10 +390,7 @@ impl DeadStonesBody {
 
 impl Validate for ResultBody {
     fn validate(&self) -> Result<(), ApiError> {
-        // The form alone here; what the board and ruleset allow is checked against the game.
-        grammar::parse_result(&self.result)
-            .map(drop)
-            .map_err(|why| ApiError::bad_body(format!("result: {why}")))?;
+        // The form was read with the body; what the board and ruleset allow is checked against the game.
         check_note(self.note.as_deref())
     }
 }

@@ -10,7 +10,8 @@
 use std::str::FromStr;
 
 use goban_referee::clock::TimeControl;
-use goban_rules::{GameResult, Ruleset, WinBy};
+use goban_rules::{GameResult, Ruleset, ScoreUnit, StatedResult, WinBy};
+use serde::{Deserialize, Deserializer, de};
 
 use super::patterns;
 
@@ -49,16 +50,22 @@ pub(crate) fn normalise_point(text: &str, size: u32) -> Result<String, String> {
 }
 
 /// Reads a result in SGF `RE` form, refusing the unknown result `?`: an arbiter names one.
-pub(crate) fn parse_result(text: &str) -> Result<GameResult, String> {
+pub(crate) fn parse_result(text: &str) -> Result<StatedResult, String> {
     let known = "give B+R, W+T, B+F, a margin like W+6.5 (quarter steps, at most 511), \
                  0 (draw) or Void (no result)";
     if !patterns::is_result(text) {
         return Err(format!("{text:?} is not a result: {known}"));
     }
-    match GameResult::parse_sgf(text) {
-        Ok(GameResult::Unknown) | Err(_) => Err(format!("{text:?} is not a result: {known}")),
-        Ok(result) => Ok(result),
+    match text.parse::<StatedResult>() {
+        Ok(stated) if stated.in_unit(ScoreUnit::Points) != GameResult::Unknown => Ok(stated),
+        _ => Err(format!("{text:?} is not a result: {known}")),
     }
+}
+
+/// `result` of a body: read once, at the door, by [`parse_result`].
+pub(crate) fn result<'de, D: Deserializer<'de>>(deserializer: D) -> Result<StatedResult, D::Error> {
+    let text = String::deserialize(deserializer)?;
+    parse_result(&text).map_err(|why| de::Error::custom(format!("result: {why}")))
 }
 
 /// Reads a time control of the API: the pattern's form, then the referee's parser.
@@ -71,6 +78,18 @@ pub(crate) fn parse_time_control(text: &str) -> Result<TimeControl, String> {
         ));
     }
     Ok(parsed)
+}
+
+/// `time_control` of a body: read once, at the door, by [`parse_time_control`].
+pub(crate) fn time_control<'de, D: Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Option<TimeControl>, D::Error> {
+    let Some(text) = Option::<String>::deserialize(deserializer)? else {
+        return Ok(None);
+    };
+    parse_time_control(&text)
+        .map(Some)
+        .map_err(|why| de::Error::custom(format!("time_control: {why}")))
 }
 
 /// The step of a margin under `ruleset`, in its unit, the unit's name and the ruleset's.
@@ -87,7 +106,7 @@ fn margin_step(ruleset: Ruleset) -> (f64, &'static str, &'static str) {
 
 /// Checks that `result` is one the game's ruleset can produce on a `size` board with `komi` (points).
 pub(crate) fn check_result(
-    result: &GameResult,
+    result: &StatedResult,
     ruleset: Ruleset,
     size: u32,
     komi: f64,
@@ -95,7 +114,7 @@ pub(crate) fn check_result(
     let GameResult::Win {
         by: WinBy::Score(margin),
         ..
-    } = *result
+    } = result.in_unit(ruleset.score_unit())
     else {
         return Ok(());
     };

@@ -9,16 +9,19 @@ use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::openapi::{Content, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
+use goban_referee::{MoveRecord, RulingAction, SekiMark};
+use goban_rules::score::{Score, SideCount};
+use goban_rules::{Color, KoRule, Ruleset};
+
 use super::bodies::{
-    AcknowledgeBody, ClockBody, Color, DeadStonesBody, KoRule, LateStartBody, NoteBody, ResultBody,
-    ResumePlayBody, Ruleset, RulingAction, RulingBody, SekiAction, SekiBody, StartGameBody,
+    AcknowledgeBody, ClockBody, DeadStonesBody, LateStartBody, NoteBody, ResultBody,
+    ResumePlayBody, RulingBody, SekiAction, SekiBody, StartGameBody,
 };
 use super::error::{PROBLEM_JSON, Problem};
 use super::routes::{analysis, arbiter, archive, boards, games, me};
 use super::schema::{
-    AuditEntry, AuditList, BoardHealth, BoardList, BoardState, Count, Evidence, GameList, Health,
-    Infraction, JournalHealth, LastMove, LiveBoardState, MoveRecord, SekiMark, SideCount, SseEvent,
-    TournamentHealth,
+    AuditEntry, AuditList, BoardHealth, BoardList, BoardState, Evidence, GameList, Health,
+    Infraction, JournalHealth, LastMove, LiveBoardState, SseEvent, TournamentHealth,
 };
 use super::{metrics, sse};
 
@@ -66,7 +69,7 @@ use super::{metrics, sse};
         BoardState, LiveBoardState, LastMove, MoveRecord, Infraction, BoardList, GameList, Health, JournalHealth, TournamentHealth, BoardHealth, Problem, SseEvent,
         StartGameBody, RulingBody, RulingAction, ClockBody, DeadStonesBody, ResultBody, Color, Ruleset, KoRule,
         NoteBody, LateStartBody, AcknowledgeBody, ResumePlayBody, Evidence, AuditEntry, AuditList, SekiBody, SekiAction,
-        Count, SideCount, SekiMark, me::ArbiterMe,
+        Score, SideCount, SekiMark, me::ArbiterMe,
         crate::analysis::store::AnalysisPage, crate::analysis::Analysis, crate::analysis::Candidate,
         crate::analysis::EngineInfo, crate::analysis::LeadPoint,
     )),

@@ -7,35 +7,12 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-use super::bodies::Color;
+use goban_referee::{MoveRecord, PerColor, SekiMark};
+use goban_rules::Color;
+use goban_rules::score::Score;
 
 /// Every error answer is an RFC 9457 problem; the handlers' annotations name it `ErrorBody`.
 pub(crate) use super::error::Problem as ErrorBody;
-
-/// One move of the game record.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct MoveRecord {
-    /// 1 for the first move.
-    number: u32,
-    /// Who played.
-    color: Color,
-    /// Letters-and-numbers point (`Q16`) or `pass`.
-    #[schema(example = "Q16")]
-    point: String,
-    /// RFC 3339 UTC with milliseconds.
-    at: String,
-    /// The mover's remaining time after the move.
-    time_left_ms: Option<u64>,
-}
-
-/// Per colour counters.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct PerColor {
-    /// Black's count.
-    black: u32,
-    /// White's count.
-    white: u32,
-}
 
 /// One side's clock reading.
 #[derive(Serialize, ToSchema)]
@@ -102,65 +79,6 @@ pub(crate) struct Infraction {
     taken_by: Option<String>,
     /// When they took it (RFC 3339).
     taken_at: Option<String>,
-}
-
-/// One seki ruling of the count.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct SekiMark {
-    /// The stone that named the group.
-    #[schema(example = "D4")]
-    point: String,
-    /// `in_seki` or `not_in_seki`.
-    #[schema(example = "in_seki")]
-    ruling: String,
-}
-
-/// One side's count (`count.black`, `count.white`).
-#[derive(Serialize, ToSchema)]
-pub(crate) struct SideCount {
-    /// Living stones on the board.
-    stones: u32,
-    /// Empty points surrounded by this side alone (jk: seki eyes left out).
-    territory: u32,
-    /// Stones captured in play plus the opponent's dead stones (only jk counts them).
-    prisoners: u32,
-    /// Living blocks (还棋头), historical rules only; 0 otherwise.
-    blocks: u32,
-    /// The side's count in its ruleset's terms, in points, before komi, give-back and warnings:
-    /// stones + territory + half the dame (cn2002, historical), stones + territory (ing),
-    /// territory + prisoners (jk).
-    total: f64,
-}
-
-/// The count behind a (proposed) result: what each side has and what is added or taken away.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct Count {
-    /// The rules counted under.
-    #[schema(example = "cn2002")]
-    ruleset: String,
-    /// The unit of `komi`, `handicap_giveback` and `margin`: `stones` (cn2002, historical) or `points`.
-    #[schema(example = "stones")]
-    unit: String,
-    /// Black's count.
-    black: SideCount,
-    /// White's count.
-    white: SideCount,
-    /// Empty points bordered by both colours.
-    dame: u32,
-    /// Empty points surrounded by one colour but not territory because of seki (jk).
-    seki_points: u32,
-    /// Komi in `unit` (cn2002: 7.5 points = 3.75 stones).
-    komi: f64,
-    /// What Black gives back for a handicap, in `unit` (cn2002: half a stone per handicap stone).
-    handicap_giveback: f64,
-    /// Warnings counted, one stone each (CN2002 24).
-    warnings: PerColor,
-    /// Black's lead after everything, keyed by its unit: `{"stones": -3.75}` (negative: White leads).
-    #[schema(value_type = Object, example = json!({"stones": -3.75}))]
-    margin: Value,
-    /// The result this count gives, SGF `RE` form in points (`W+7.5`); the state's `result` says it in `unit`.
-    #[schema(example = "W+7.5")]
-    result: String,
 }
 
 /// One line of an alert's evidence. The board each line shows is given once and then as changes:
@@ -295,7 +213,7 @@ pub(crate) struct BoardState {
     #[schema(example = "stones")]
     result_unit: String,
     /// The count behind `proposed_result`, or behind `result` when the count gave it; null otherwise.
-    count: Option<Count>,
+    count: Option<Score>,
     /// Stones counted dead ("D4"): while counting, and kept in the final state.
     dead_stones: Vec<String>,
     /// The arbiter's seki rulings (`POST /seki`), by the stone that named each group.
@@ -453,7 +371,7 @@ pub(crate) struct LiveBoardState {
     /// `stones` or `points`.
     result_unit: String,
     /// The count behind the (proposed) result.
-    count: Option<Count>,
+    count: Option<Score>,
     /// The physical end signal waiting for the arbiter or the other player, or null.
     #[schema(value_type = Option<Object>)]
     end_signal: Option<Value>,

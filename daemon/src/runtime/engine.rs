@@ -6,7 +6,7 @@ use goban_referee::{
     Timestamp,
 };
 
-use crate::config::{BoardConfig, ButtonSide, RefereeDefaults, Ruleset};
+use crate::config::{BoardConfig, RefereeDefaults};
 use crate::journal::{InputRecord, StoredCheckpoint};
 use crate::message::Topic;
 
@@ -45,32 +45,17 @@ pub(crate) struct Engine {
 
 /// Map the daemon's board config onto the referee's.
 pub(crate) fn referee_config(board: &BoardConfig, defaults: &RefereeDefaults) -> RefereeConfig {
-    let auto = board
-        .auto_sanction(defaults)
-        .iter()
-        .filter_map(|kind| {
-            serde_json::from_value(serde_json::Value::String(kind.as_str().to_owned())).ok()
-        })
-        .collect();
     RefereeConfig {
         board: board.id.as_str().to_owned(),
-        size: board.size.get(),
+        size: board.size.lines(),
         settle_ms: board.settle_time(defaults).as_ms(),
         port_skew_ms: defaults.port_skew.as_ms(),
-        auto_sanction: auto,
-        black_button: match board.black_button {
-            ButtonSide::L => goban_referee::Button::L,
-            ButtonSide::R => goban_referee::Button::R,
-        },
-        ruleset: match board.ruleset {
-            Ruleset::Cn2002 => goban_rules::Ruleset::Cn2002,
-            Ruleset::Jk => goban_rules::Ruleset::Jk,
-            Ruleset::Ing => goban_rules::Ruleset::Ing,
-            Ruleset::Historical => goban_rules::Ruleset::Historical,
-        },
+        auto_sanction: board.auto_sanction(defaults).iter().copied().collect(),
+        black_button: board.black_button,
+        ruleset: board.ruleset,
         // Only a komi the config names: otherwise the game's own ruleset gives it (jk 6.5, ing 8).
         komi: board.komi,
-        time_control: board.time_control.parsed(),
+        time_control: Some(board.time_control),
         black: board.black.clone(),
         white: board.white.clone(),
         resignation_signal: defaults.resignation_signal,

@@ -13,12 +13,11 @@ use utoipa::ToSchema;
 
 use super::alerts::{DeskAlert, DeskAlertKind, DeskAlerts};
 use super::boards::{self, StateView};
-use super::config::{StartMode, TournamentConfig};
 use super::pairgoth::{PairgothClient, PairgothError};
 use super::runner::Announce;
 use super::store::{Push, Store, StoreError, StoredResult, StoredRound};
 use super::views::{ResultView, RoundView, TableView};
-use crate::config::BoardConfig;
+use crate::config::{BoardConfig, StartMode, TableKey, TournamentConfig};
 use crate::publish::hub::Hub;
 
 /// Why the desk refused.
@@ -136,7 +135,7 @@ impl Desk {
         journal: &Path,
         hub: Hub,
     ) -> Result<Arc<Self>, DeskError> {
-        let tables = config.table_map(boards).map_err(DeskError::Config)?;
+        let tables = table_map(&config, boards).map_err(DeskError::Config)?;
         let pairgoth = match &config.pairgoth {
             Some(p) => Some(PairgothClient::from_config(p)?),
             None => None,
@@ -583,4 +582,40 @@ impl Desk {
     pub(crate) const fn hub(&self) -> &Hub {
         &self.hub
     }
+}
+
+/// Table → board: `[tournament.tables]` first, then `table = N` on each
+/// `[[board]]`. Two boards claiming one table is an error naming both.
+fn table_map(
+    config: &TournamentConfig,
+    boards: &[BoardConfig],
+) -> Result<BTreeMap<TableNo, String>, String> {
+    let mut map: BTreeMap<TableNo, String> = config
+        .tables
+        .iter()
+        .map(|(k, b)| (TableNo(k.0), b.as_str().to_owned()))
+        .collect();
+    for board in boards {
+        let Some(table) = board.table else { continue };
+        let explicit = config.tables.contains_key(&TableKey(table));
+        match map.get(&TableNo(table)) {
+            Some(other) if !explicit && other != board.id.as_str() => {
+                return Err(format!(
+                    "table {table} is claimed by boards {other} and {}",
+                    board.id.as_str()
+                ));
+            }
+            Some(_) => {}
+            None => {
+                map.insert(TableNo(table), board.id.as_str().to_owned());
+            }
+        }
+    }
+    let known: Vec<&str> = boards.iter().map(|b| b.id.as_str()).collect();
+    if let Some((table, board)) = map.iter().find(|(_, b)| !known.contains(&b.as_str())) {
+        return Err(format!(
+            "[tournament.tables] maps table {table} to unknown board {board}"
+        ));
+    }
+    Ok(map)
 }

@@ -12,7 +12,6 @@
 pub mod alerts;
 pub mod announce;
 pub(crate) mod boards;
-pub mod config;
 pub mod desk;
 mod event;
 pub mod pairgoth;
@@ -21,7 +20,6 @@ pub mod runner;
 pub mod store;
 pub mod views;
 
-pub use config::{StartMode, TournamentConfig};
 pub use desk::{Desk, DeskError, LoadRequest};
 
 use std::sync::Arc;

@@ -22,8 +22,8 @@ use reqwest::header::{ACCEPT, AUTHORIZATION, HeaderMap, HeaderValue, WWW_AUTHENT
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use super::config::{PairgothAuthMode, PairgothConfig};
-use super::pairgoth_auth::{SharedSecret, new_session, signature};
+use super::pairgoth_auth::{new_session, signature};
+use crate::config::{PairgothAuthMode, PairgothConfig, SharedSecret};
 
 /// What can go wrong talking to Pairgoth.
 #[derive(Debug, thiserror::Error)]

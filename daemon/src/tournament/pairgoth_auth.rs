@@ -20,46 +20,9 @@ use aws_lc_rs::digest::{SHA256, digest};
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
-/// Pairgoth's shared secret: `sharedSecret` (`pairgoth-common/.../web/Shared.kt`)
-/// must be 16 ASCII characters. Read from the config as text, checked there.
-#[derive(Clone, serde::Deserialize)]
-#[serde(try_from = "String")]
-pub struct SharedSecret([u8; 16]);
-
-impl TryFrom<String> for SharedSecret {
-    type Error = String;
-
-    fn try_from(text: String) -> Result<Self, Self::Error> {
-        Self::new(&text)
-    }
-}
-
-impl std::fmt::Debug for SharedSecret {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("SharedSecret(..)")
-    }
-}
+use crate::config::SharedSecret;
 
 impl SharedSecret {
-    /// The secret of Pairgoth's `auth.shared_secret`.
-    ///
-    /// # Errors
-    /// The reason, when it is not 16 ASCII characters (Pairgoth refuses to start then).
-    pub fn new(text: &str) -> Result<Self, String> {
-        let bytes: [u8; 16] = text
-            .as_bytes()
-            .try_into()
-            .ok()
-            .filter(|_| text.is_ascii())
-            .ok_or_else(|| {
-                format!(
-                    "shared_secret must be 16 ASCII characters, as Pairgoth's auth.shared_secret (got {})",
-                    text.len()
-                )
-            })?;
-        Ok(Self(bytes))
-    }
-
     /// `Cryptograph.webEncrypt`: AES-128/ECB/PKCS5, URL-safe base64 without padding.
     pub fn web_encrypt(&self, clear: &str) -> Result<String, String> {
         let key = UnboundCipherKey::new(&AES_128, &self.0).map_err(|e| e.to_string())?;

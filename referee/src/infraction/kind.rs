@@ -153,6 +153,36 @@ impl std::fmt::Display for InfractionKind {
     }
 }
 
+/// A text that is none of the digest's ids.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown infraction kind {text:?}; the kinds of rules-digest.md are {}",
+    kind_ids()
+)]
+pub struct UnknownKind {
+    /// The text.
+    pub text: String,
+}
+
+/// Every id, comma-separated, in the table's order.
+fn kind_ids() -> String {
+    InfractionKind::ALL.map(InfractionKind::id).join(", ")
+}
+
+impl std::str::FromStr for InfractionKind {
+    type Err = UnknownKind;
+
+    /// Reads an id of the digest's table (`missed_capture`), exactly as [`InfractionKind::id`] writes it.
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        Self::ALL
+            .into_iter()
+            .find(|kind| kind.id() == text)
+            .ok_or_else(|| UnknownKind {
+                text: text.to_owned(),
+            })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,6 +193,16 @@ mod tests {
             let json = serde_json::to_string(&kind).unwrap();
             assert_eq!(json, format!("\"{}\"", kind.id()));
         }
+    }
+
+    #[test]
+    fn ids_parse_back_and_strangers_are_named() {
+        for kind in InfractionKind::ALL {
+            assert_eq!(kind.id().parse(), Ok(kind));
+        }
+        let error = "missed-capture".parse::<InfractionKind>().unwrap_err();
+        assert!(error.to_string().contains("\"missed-capture\""), "{error}");
+        assert!(error.to_string().contains("late_start"), "{error}");
     }
 
     #[test]

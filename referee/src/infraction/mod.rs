@@ -4,6 +4,6 @@ mod kind;
 mod record;
 mod sanction;
 
-pub use kind::InfractionKind;
+pub use kind::{InfractionKind, UnknownKind};
 pub use record::{Evidence, Infraction, InfractionId, InfractionStatus, Seen};
 pub use sanction::sanction_text;

@@ -23,6 +23,7 @@ use regions::{Blocks, Region, empty_regions, seki_chains};
 
 /// Warnings given during the game (CN2002 art. 24.1); each costs one stone at the count.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Warnings {
     /// Warnings to Black.
     pub black: u32,
@@ -56,6 +57,7 @@ pub struct CountInput {
 /// The unit of a margin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum ScoreUnit {
     /// 子, CN2002 and historical (1 stone = 2 points).
     Stones,
@@ -63,8 +65,9 @@ pub enum ScoreUnit {
     Points,
 }
 
-/// One side's count.
+/// One side's count (`black` and `white` of a [`Score`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct SideCount {
     /// Living stones on the board.
     pub stones: u32,
@@ -74,13 +77,15 @@ pub struct SideCount {
     pub prisoners: u32,
     /// Separate living blocks (还棋头, historical rules only; 0 otherwise).
     pub blocks: u32,
-    /// The side's count in its ruleset's terms, before komi, give-back and warnings:
+    /// The side's count in its ruleset's terms, in points, before komi, give-back and warnings:
     /// area plus half the dame (CN2002, historical), area (Ing), territory plus prisoners (JK).
     pub total: f64,
 }
 
-/// A complete count.
+/// A complete count: what each side has and what is added or taken away.
+// The daemon's OpenAPI document has always called it `Count`.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema), schema(as = Count))]
 pub struct Score {
     /// The rules counted under.
     pub ruleset: Ruleset,
@@ -94,15 +99,17 @@ pub struct Score {
     pub dame: u32,
     /// Empty points surrounded by one colour but not territory because of seki (JK).
     pub seki_points: u32,
-    /// Komi in `unit`.
+    /// Komi in `unit` (CN2002: 7.5 points = 3.75 stones).
     pub komi: f64,
-    /// What Black gives back for a handicap, in `unit` (CN2002: half the stones).
+    /// What Black gives back for a handicap, in `unit` (CN2002: half a stone per handicap stone).
     pub handicap_giveback: f64,
-    /// Warnings counted.
+    /// Warnings counted, one stone each (CN2002 24).
     pub warnings: Warnings,
-    /// Black's lead after everything, in `unit` (negative: White leads).
+    /// Black's lead after everything, in `unit` (negative: White leads), keyed by its unit:
+    /// `{"stones": -3.75}`.
     pub margin: Margin,
-    /// The result this count gives.
+    /// The result this count gives, SGF `RE` form in points (`W+7.5`) whatever `unit` is.
+    #[cfg_attr(feature = "openapi", schema(value_type = String, example = "W+7.5"))]
     pub result: GameResult,
 }
 

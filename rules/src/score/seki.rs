@@ -9,6 +9,7 @@ use crate::{Board, Point, RulesError};
 /// An arbiter's ruling on one group.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub enum SekiRuling {
     /// The group is in seki: under JK the points it surrounds are not territory.
     InSeki,

@@ -185,11 +185,10 @@ fn play_series(games: [&CorpusGame; 3], plan: &Plan, series: Series, seed: u64) 
             // The players agree on the result and the arbiter records it before they clear,
             // after the referee's pass decision (4 s by default).
             t += 8_000;
-            let result = "0".to_owned();
             cues.push((
                 t,
                 Cue::Arbiter(ArbiterCommand::SetResult {
-                    result,
+                    result: goban_rules::GameResult::Draw.into(),
                     force: true,
                 }),
             ));

@@ -1,55 +1,10 @@
 //! Bodies into the referee's typed `ArbiterCommand`: the one place the API's words become commands.
 
-use std::str::FromStr;
-
-use goban_referee::clock::TimeControl;
 use goban_referee::{ArbiterCommand, GameSetup, InfractionId};
 
 use super::{
-    ClockBody, Color, DeadStonesBody, KoRule, LateStartBody, ResultBody, ResumePlayBody, Ruleset,
-    RulingAction, RulingBody, StartGameBody,
+    ClockBody, DeadStonesBody, LateStartBody, ResultBody, ResumePlayBody, RulingBody, StartGameBody,
 };
-
-impl From<Color> for goban_rules::Color {
-    fn from(color: Color) -> Self {
-        match color {
-            Color::Black => Self::Black,
-            Color::White => Self::White,
-        }
-    }
-}
-
-impl From<Ruleset> for goban_rules::Ruleset {
-    fn from(ruleset: Ruleset) -> Self {
-        match ruleset {
-            Ruleset::Cn2002 => Self::Cn2002,
-            Ruleset::Jk => Self::Jk,
-            Ruleset::Ing => Self::Ing,
-            Ruleset::Historical => Self::Historical,
-        }
-    }
-}
-
-impl From<KoRule> for goban_rules::KoRule {
-    fn from(ko: KoRule) -> Self {
-        match ko {
-            KoRule::Simple => Self::Simple,
-            KoRule::Positional => Self::Positional,
-            KoRule::Situational => Self::Situational,
-        }
-    }
-}
-
-impl From<RulingAction> for goban_referee::RulingAction {
-    fn from(action: RulingAction) -> Self {
-        match action {
-            RulingAction::Confirm => Self::Confirm,
-            RulingAction::Sanction => Self::Sanction,
-            RulingAction::Dismiss => Self::Dismiss,
-            RulingAction::Convert => Self::Convert,
-        }
-    }
-}
 
 impl StartGameBody {
     /// The referee's game setup; the game id is left to the runtime, which names games.
@@ -58,16 +13,12 @@ impl StartGameBody {
             game: None,
             black: self.black.clone(),
             white: self.white.clone(),
-            ruleset: self.ruleset.map(Into::into),
+            ruleset: self.ruleset,
             komi: self.komi,
             handicap: self.handicap,
             free_handicap: self.free_handicap,
-            ko_rule: self.ko_rule.map(Into::into),
-            // Validated on the way in; a string that no longer parses keeps the config's.
-            time_control: self
-                .time_control
-                .as_deref()
-                .and_then(|t| TimeControl::from_str(t).ok()),
+            ko_rule: self.ko_rule,
+            time_control: self.time_control,
             colours_fixed: self.colours_fixed,
             event: self.event.clone(),
             round: None,
@@ -89,7 +40,7 @@ impl RulingBody {
     pub(crate) fn command(&self, id: String) -> ArbiterCommand {
         ArbiterCommand::Ruling {
             id: InfractionId(id),
-            action: self.action.into(),
+            action: self.action,
             note: self.note.clone().unwrap_or_default(),
         }
     }
@@ -104,7 +55,7 @@ impl ClockBody {
             Self::Adjust {
                 color, delta_ms, ..
             } => ArbiterCommand::AdjustClock {
-                color: (*color).into(),
+                color: *color,
                 delta_ms: *delta_ms,
                 by: by.to_owned(),
             },
@@ -135,7 +86,7 @@ impl ResultBody {
     /// `POST /result`.
     pub(crate) fn command(&self) -> ArbiterCommand {
         ArbiterCommand::SetResult {
-            result: self.result.trim().to_owned(),
+            result: self.result.clone(),
             force: self.force == Some(true),
         }
     }
@@ -145,7 +96,7 @@ impl LateStartBody {
     /// `POST /late-start`.
     pub(crate) fn command(&self) -> ArbiterCommand {
         ArbiterCommand::LateStart {
-            color: self.color.into(),
+            color: self.color,
             absent_ms: self.absent_ms,
         }
     }
@@ -154,8 +105,6 @@ impl LateStartBody {
 impl ResumePlayBody {
     /// `POST /resume-play`.
     pub(crate) fn command(&self) -> ArbiterCommand {
-        ArbiterCommand::ResumePlay {
-            first: self.first.into(),
-        }
+        ArbiterCommand::ResumePlay { first: self.first }
     }
 }

@@ -307,10 +307,9 @@ pub(crate) async fn handle_result(
     Body(body): Body<ResultBody>,
 ) -> Result<FullState, ApiError> {
     let live = live(&app, &board)?;
-    let result = grammar::parse_result(&body.result)
-        .map_err(|why| ApiError::bad_body(format!("result: {why}")))?;
-    // The form was the pattern's; whether it fits this game, the document cannot know.
-    grammar::check_result(&result, live.ruleset, live.size(), live.komi)
+    // The form was the pattern's, read with the body; whether it fits this game, the document
+    // cannot know.
+    grammar::check_result(&body.result, live.ruleset, live.size(), live.komi)
         .map_err(|why| ApiError::Rejected(format!("result: {why}")))?;
     submit(&app, &board, who, body.command(), body.note.clone()).await
 }

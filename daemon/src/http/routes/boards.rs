@@ -187,7 +187,7 @@ pub(crate) struct MovesPage<'a> {
     /// The `since` asked (0 when absent).
     since: u32,
     /// Moves with `number > since`, oldest first.
-    #[schema(value_type = Vec<crate::http::schema::MoveRecord>)]
+    #[schema(value_type = Vec<goban_referee::MoveRecord>)]
     moves: MoveRecordsTail<'a>,
 }
 

@@ -1,14 +1,13 @@
-//! `[tournament]` of goban-bridge.toml: the pairing system, how seated boards start, and where results go.
+//! `[tournament]` of goban-bridge.toml as plain values: the pairing system, how seated boards start, where results go; the desk interprets them.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use goban_tournament::TableNo;
 use goban_tournament::standings::System;
 use serde::Deserialize;
 
-use crate::config::{BoardConfig, BoardId, Span};
+use super::{BoardId, Span};
 
 /// `[tournament]`. Every field is optional; without the section the desk
 /// still loads uploaded rounds and serves standings.
@@ -78,7 +77,7 @@ pub struct PairgothConfig {
     pub auth: PairgothAuthMode,
     /// Pairgoth's `auth.shared_secret` (16 ASCII characters), for `auth = "token"`.
     #[serde(default)]
-    pub shared_secret: Option<super::pairgoth_auth::SharedSecret>,
+    pub shared_secret: Option<SharedSecret>,
     /// The e-mail the token is asked for (Pairgoth records it with the access key).
     #[serde(default = "default_email")]
     pub email: String,
@@ -99,6 +98,48 @@ pub enum PairgothAuthMode {
     None,
     /// Pairgoth's token flow with the shared secret.
     Token,
+}
+
+/// Pairgoth's shared secret: `sharedSecret` (`pairgoth-common/.../web/Shared.kt`)
+/// must be 16 ASCII characters. Read from the config as text, checked there; the
+/// tournament desk signs with it (`tournament/pairgoth_auth.rs`).
+#[derive(Clone, Deserialize)]
+#[serde(try_from = "String")]
+pub struct SharedSecret(pub(crate) [u8; 16]);
+
+impl TryFrom<String> for SharedSecret {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, Self::Error> {
+        Self::new(&text)
+    }
+}
+
+impl std::fmt::Debug for SharedSecret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SharedSecret(..)")
+    }
+}
+
+impl SharedSecret {
+    /// The secret of Pairgoth's `auth.shared_secret`.
+    ///
+    /// # Errors
+    /// The reason, when it is not 16 ASCII characters (Pairgoth refuses to start then).
+    pub fn new(text: &str) -> Result<Self, String> {
+        let bytes: [u8; 16] = text
+            .as_bytes()
+            .try_into()
+            .ok()
+            .filter(|_| text.is_ascii())
+            .ok_or_else(|| {
+                format!(
+                    "shared_secret must be 16 ASCII characters, as Pairgoth's auth.shared_secret (got {})",
+                    text.len()
+                )
+            })?;
+        Ok(Self(bytes))
+    }
 }
 
 fn default_email() -> String {
@@ -122,41 +163,6 @@ impl TryFrom<String> for TableKey {
             Ok(n) if n > 0 => Ok(Self(n)),
             _ => Err(format!("table {text:?} is not a table number (1, 2, ...)")),
         }
-    }
-}
-
-impl TournamentConfig {
-    /// Table → board: `[tournament.tables]` first, then `table = N` on each
-    /// `[[board]]`. Two boards claiming one table is an error naming both.
-    pub fn table_map(&self, boards: &[BoardConfig]) -> Result<BTreeMap<TableNo, String>, String> {
-        let mut map: BTreeMap<TableNo, String> = self
-            .tables
-            .iter()
-            .map(|(k, b)| (TableNo(k.0), b.as_str().to_owned()))
-            .collect();
-        for board in boards {
-            let Some(table) = board.table else { continue };
-            let explicit = self.tables.contains_key(&TableKey(table));
-            match map.get(&TableNo(table)) {
-                Some(other) if !explicit && other != board.id.as_str() => {
-                    return Err(format!(
-                        "table {table} is claimed by boards {other} and {}",
-                        board.id.as_str()
-                    ));
-                }
-                Some(_) => {}
-                None => {
-                    map.insert(TableNo(table), board.id.as_str().to_owned());
-                }
-            }
-        }
-        let known: Vec<&str> = boards.iter().map(|b| b.id.as_str()).collect();
-        if let Some((table, board)) = map.iter().find(|(_, b)| !known.contains(&b.as_str())) {
-            return Err(format!(
-                "[tournament.tables] maps table {table} to unknown board {board}"
-            ));
-        }
-        Ok(map)
     }
 }
 
