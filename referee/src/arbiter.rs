@@ -6,6 +6,7 @@ use crate::error::RefereeError;
 use crate::event::EventKind;
 use crate::go;
 use crate::input::ArbiterCommand;
+use crate::machines::audit::Take;
 use crate::referee::Referee;
 use crate::state::Phase;
 
@@ -25,7 +26,18 @@ impl Referee {
                 id,
                 withdraw,
                 take_over,
-            } => self.handle_acknowledge(&id, withdraw, take_over, by),
+            } => {
+                let now = self.now.to_rfc3339();
+                let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+                let take = Take {
+                    by,
+                    withdraw,
+                    take_over,
+                };
+                let index = m.audit.handle_acknowledge(&id, take, now)?;
+                self.emit_infraction_changed(index);
+                Ok(())
+            }
             ArbiterCommand::Pause => self.pause(),
             ArbiterCommand::Resume => self.resume(),
             ArbiterCommand::AdjustClock {
@@ -57,9 +69,26 @@ impl Referee {
                 }
                 self.resume()
             }
-            ArbiterCommand::MarkDead { points, dead } => self.handle_mark_dead(&points, dead),
-            ArbiterCommand::MarkSeki { points, ruling } => self.handle_mark_seki(&points, ruling),
-            ArbiterCommand::ConfirmResult => self.confirm_result(),
+            ArbiterCommand::MarkDead { points, dead } => {
+                let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+                m.handle_mark_dead(&points, dead, self.size)?;
+                self.update_counting();
+                self.emit(EventKind::StateChanged);
+                Ok(())
+            }
+            ArbiterCommand::MarkSeki { points, ruling } => {
+                let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+                m.handle_mark_seki(&points, ruling, self.size, self.sight.physical())?;
+                self.update_counting();
+                self.emit(EventKind::StateChanged);
+                Ok(())
+            }
+            ArbiterCommand::ConfirmResult => {
+                let m = self.game.as_ref().ok_or(RefereeError::NoGame)?;
+                let result = m.counted_result()?;
+                self.finish_by(result);
+                Ok(())
+            }
             ArbiterCommand::ResumePlay { first } => self.resume_play(first),
             ArbiterCommand::SetResult { result, force } => {
                 let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;

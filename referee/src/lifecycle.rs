@@ -120,8 +120,7 @@ impl Referee {
         m.phase = Phase::Counting;
         self.drop_held("; the game went to counting");
         let Some(m) = self.game.as_mut() else { return };
-        m.pending_press = None;
-        m.claims.clear();
+        m.drop_presses();
         m.provisional = false;
         m.clock.pause(now);
         self.emit(EventKind::Phase {
@@ -130,30 +129,63 @@ impl Referee {
         self.update_counting();
     }
 
+    /// Counts again while counting, and tells a new proposed result.
+    pub(crate) fn update_counting(&mut self) {
+        let Some(m) = self.game.as_mut() else { return };
+        if let Some(result) = m.recount(self.sight.physical()) {
+            self.emit(EventKind::Result {
+                result,
+                is_final: false,
+            });
+        }
+    }
+
+    /// A dead-stone dispute: play resumes, the side claiming "dead" first (CN2002 21.4).
+    pub(crate) fn resume_play(&mut self, first: goban_rules::Color) -> Result<(), RefereeError> {
+        let now = self.now;
+        let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+        m.handle_resume_play(now)?;
+        let second = m.game.to_move() != first;
+        self.emit(EventKind::Phase {
+            phase: Phase::Playing,
+        });
+        if second {
+            // The other side is recorded as passing so that `first` moves next.
+            let pass = crate::match_state::Claim {
+                color: first.opponent(),
+                at: now,
+                switched: false,
+                time_left: None,
+                periods_left: None,
+            };
+            self.record_pass(first.opponent(), pass, false);
+        }
+        if let Some(m) = self.game.as_mut() {
+            m.press_turn = first;
+        }
+        // Stones taken off during counting go back as guided, without alerts.
+        self.adopt_leftovers();
+        self.refresh_guidance();
+        self.emit(EventKind::StateChanged);
+        Ok(())
+    }
+
     /// The game has a final result.
     pub(crate) fn finish_by(&mut self, result: GameResult) {
         let now = self.now;
-        let dead = self.dead_points();
         let Some(m) = self.game.as_mut() else { return };
         if m.result.is_some() {
             return;
         }
-        if m.phase == Phase::Counting {
-            // The dead stones as counted stay in the final state and the SGF (TB/TW).
-            m.dead_at_end = dead;
-        }
-        // The breakdown stays only beside the result it gives: a result the arbiter set otherwise has none.
-        if m.count.is_some_and(|c| c.result != result) {
-            m.count = None;
-        }
+        let dead = m.dead_points(self.sight.physical());
+        m.keep_count_for(&result, dead);
         // The state speaks the rules' unit (stones under CN2002); SGF RE converts to points.
         let text = result.to_rules_string();
         m.result = Some(text.clone());
         m.phase = Phase::Finished;
         self.drop_held("; the game ended");
         let Some(m) = self.game.as_mut() else { return };
-        m.pending_press = None;
-        m.claims.clear();
+        m.drop_presses();
         m.clock.pause(now);
         self.emit(EventKind::Result {
             result: text,

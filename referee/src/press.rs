@@ -7,7 +7,7 @@ use crate::event::EventKind;
 use crate::go;
 use crate::infraction::InfractionKind;
 use crate::input::{Button, ClockKey, Reading};
-use crate::match_state::Claim;
+use crate::match_state::{Claim, Match};
 use crate::referee::Referee;
 use crate::state::Phase;
 use crate::timekeeper::Switched;
@@ -46,7 +46,7 @@ impl Referee {
             // The board cannot see (or has presses it could not explain yet): no move is guessed.
             self.hold(vec![claim]);
         } else if let Some(m) = self.game.as_mut() {
-            m.claims.push(claim);
+            m.queue_claim(claim);
         }
         if let Switched::FlagFallen { side, at } = outcome
             && !backlog
@@ -109,16 +109,12 @@ impl Referee {
     pub(crate) fn process_claims(&mut self, before: Option<crate::Timestamp>) {
         loop {
             let Some(m) = self.game.as_mut() else { return };
-            let Some(first) = m.claims.first().copied() else {
+            let Some(first) = m.first_claim(self.now) else {
                 return;
             };
-            if m.claims_wait_until.is_some_and(|t| t > self.now) {
-                return;
-            }
-            m.claims_wait_until = None;
             if before.is_some_and(|b| first.at >= b) || m.phase != Phase::Playing {
                 if m.phase != Phase::Playing {
-                    m.claims.clear();
+                    m.drop_claims();
                 }
                 return;
             }
@@ -127,7 +123,7 @@ impl Referee {
                 return;
             }
             let Some(m) = self.game.as_mut() else { return };
-            m.claims.remove(0);
+            m.pop_claim();
             self.process_claim(first);
         }
     }
@@ -138,7 +134,7 @@ impl Referee {
         let Some(m) = self.game.as_ref() else {
             return false;
         };
-        let Some(open) = m.pending_press else {
+        let Some(open) = m.open_press() else {
             return false;
         };
         answer.switched
@@ -175,13 +171,12 @@ impl Referee {
         if self.late_stone_of(claim.color) {
             // A bare press while a stone the board saw only after the start may be its move:
             // the one explanation decides, never a guess (referee-notes.md point 7).
-            let previous = self.game.as_mut().and_then(|m| m.pending_press.take());
+            let previous = self.game.as_mut().and_then(Match::take_open_press);
             self.hold_and_explain(previous.into_iter().chain([claim]).collect());
             return;
         }
         let Some(m) = self.game.as_mut() else { return };
-        if let Some(previous) = m.pending_press.take() {
-            let wait = m.pending_wait_from.take();
+        if let Some((previous, wait)) = m.take_open_press_and_wait() {
             // A pass is the turn of the side to move: a bare press of the side that just moved
             // is no pass (fast play: its stone was not read yet), so it is held too.
             let in_turn = previous.color == m.game.to_move();
@@ -194,8 +189,7 @@ impl Referee {
             self.record_pass(previous.color, previous, false);
         }
         if let Some(m) = self.game.as_mut() {
-            m.pending_press = Some(claim);
-            m.pending_wait_from = None;
+            m.open_press_from(claim, None);
         }
     }
 
@@ -228,8 +222,7 @@ impl Referee {
             // Judged later: its board frames may still be on their way.
             let skew = self.effective_skew();
             if let Some(m) = self.game.as_mut() {
-                m.claims.insert(0, claim);
-                m.claims_wait_until = Some(claim.at.plus_ms(skew));
+                m.requeue_claim(claim, claim.at.plus_ms(skew));
             }
             return;
         }
@@ -422,10 +415,9 @@ impl Referee {
     /// Nothing answered a bare press before the deadline: it was a pass (CN2002 2.5).
     pub(crate) fn handle_pass_due(&mut self) {
         let Some(m) = self.game.as_mut() else { return };
-        let Some(press) = m.pending_press.take() else {
+        let Some((press, wait)) = m.take_open_press_and_wait() else {
             return;
         };
-        let wait = m.pending_wait_from.take();
         let in_turn = press.color == m.game.to_move();
         if in_turn && self.pass_proven(&press, wait, self.now) {
             self.record_pass(press.color, press, true);
@@ -465,8 +457,7 @@ impl Referee {
                     Button::R
                 };
                 let color = m.color_of(button);
-                m.done.insert(color);
-                if m.done.len() == 2 && m.phase == Phase::Playing {
+                if m.handle_done(color) && m.phase == Phase::Playing {
                     // Both declared the game finished (CN2002 7.1).
                     self.enter_counting();
                 }

@@ -408,8 +408,7 @@ impl Referee {
                     // A last bare press may still be a premature press: decided as usual, from now.
                     let now = self.now;
                     if let Some(m) = self.game.as_mut() {
-                        m.pending_press = Some(claim);
-                        m.pending_wait_from = Some(now);
+                        m.open_press_from(claim, Some(now));
                     }
                     continue;
                 }

@@ -278,12 +278,11 @@ impl Referee {
             if let Some(t) = m.suspect_since {
                 offer((t.plus_ms(self.config.grace_ms), Due::Grace));
             }
-            if let Some(t) = m.claims_wait_until {
+            if let Some(t) = m.claims_timeout() {
                 offer((t, Due::Claims));
             }
-            if let Some(p) = m.pending_press {
-                let from = m.pending_wait_from.map_or(p.at, |w| w.max(p.at));
-                offer((from.plus_ms(self.config.pass_decision_ms), Due::Pass));
+            if let Some(t) = m.pass_timeout(self.config.pass_decision_ms) {
+                offer((t, Due::Pass));
             }
         }
         best

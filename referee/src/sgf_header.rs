@@ -5,7 +5,7 @@
 use goban_rules::{Color, Game, GameSetup, Point};
 
 use crate::clock::TimeControl;
-use crate::referee::Referee;
+use crate::match_state::Match;
 use crate::replay;
 
 /// The parts of a game's SGF that its [`crate::BoardState`] does not carry; small, and the
@@ -55,17 +55,16 @@ impl SgfHeader {
     }
 }
 
-impl Referee {
-    /// The SGF header of the game in progress; `None` before a game.
-    pub fn sgf_header(&self) -> Option<SgfHeader> {
-        let m = self.game.as_ref()?;
-        Some(SgfHeader {
-            event: m.event.clone(),
-            round: m.round.clone(),
-            place: m.place.clone(),
-            date: m.started_at.to_rfc3339().get(..10).map(str::to_owned),
-            time_control: m.clock.time_control(),
-            ..SgfHeader::of_game(&m.game)
-        })
+impl Match {
+    /// The SGF header of the game.
+    pub(crate) fn sgf_header(&self) -> SgfHeader {
+        SgfHeader {
+            event: self.event.clone(),
+            round: self.round.clone(),
+            place: self.place.clone(),
+            date: self.started_at.to_rfc3339().get(..10).map(str::to_owned),
+            time_control: self.clock.time_control(),
+            ..SgfHeader::of_game(&self.game)
+        }
     }
 }

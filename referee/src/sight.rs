@@ -15,13 +15,7 @@ impl Referee {
         if m.phase != Phase::Playing {
             return;
         }
-        let open: Vec<Claim> = m
-            .pending_press
-            .take()
-            .into_iter()
-            .chain(m.claims.drain(..))
-            .collect();
-        m.pending_wait_from = None;
+        let open = m.take_open_presses();
         self.hold(open);
     }
 

@@ -5,6 +5,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use goban_rules::score::{Score, SekiMarks};
 use goban_rules::{Color, Game, Ruleset};
 
+mod claims;
+mod counting;
+
 use crate::Timestamp;
 use crate::input::{Button, Reading};
 use crate::machines::audit::Audit;
@@ -78,14 +81,14 @@ pub(crate) struct Match {
     /// When the last move's stone arrived (its final reading).
     pub(crate) placed_at: Timestamp,
     /// The press behind the last move, when that move is a pass announced at the pass deadline.
-    pub(crate) deadline_pass: Option<Claim>,
+    deadline_pass: Option<Claim>,
     /// A press with no new stone: a pass or a premature press (digest).
-    pub(crate) pending_press: Option<Claim>,
+    pending_press: Option<Claim>,
     /// Presses that arrived while the board was not quiet.
-    pub(crate) claims: Vec<Claim>,
+    claims: Vec<Claim>,
     /// Presses are judged from this time on: the first one's captured stones may still be
     /// taken off in board frames that have not arrived (the ports' skew, issue 15).
-    pub(crate) claims_wait_until: Option<Timestamp>,
+    claims_wait_until: Option<Timestamp>,
     /// Presses the board could not explain (it could not see): no move or pass is guessed;
     /// they wait for a reading that explains them (referee-notes.md point 7).
     pub(crate) held: Vec<Claim>,
@@ -111,7 +114,7 @@ pub(crate) struct Match {
     pub(crate) board_alert: Option<String>,
     /// The pending press's pass deadline counts from here when later than the press
     /// (a press explained only once the board could see again).
-    pub(crate) pending_wait_from: Option<Timestamp>,
+    pending_wait_from: Option<Timestamp>,
     /// The side whose button the physical clock takes now.
     pub(crate) press_turn: Color,
     /// A forbidden or ko stone was advised, not voided: if the opponent plays next, it counts as a pass.
@@ -137,20 +140,20 @@ pub(crate) struct Match {
     pub(crate) resume_phase: Phase,
     pub(crate) sealed: bool,
     pub(crate) result: Option<String>,
-    pub(crate) proposed: Option<String>,
+    proposed: Option<String>,
     pub(crate) clock: Timekeeper,
     pub(crate) black_button: Button,
     /// Arbiter marks of dead (true) or alive (false) stones, by point (CN2002 8, 21.4).
-    pub(crate) marks: BTreeMap<usize, bool>,
+    marks: BTreeMap<usize, bool>,
     /// Arbiter rulings on seki during counting (CN2002 21.2; they change the count under JK).
-    pub(crate) seki: SekiMarks,
+    seki: SekiMarks,
     /// The count of the position with the dead stones as marked: the proposal while
     /// counting, kept at the end when the result is the count's.
-    pub(crate) count: Option<Score>,
+    count: Option<Score>,
     /// The dead stones when counting ended: the final state and the SGF keep them.
-    pub(crate) dead_at_end: Vec<usize>,
+    dead_at_end: Vec<usize>,
     /// DONE keys pressed, by colour.
-    pub(crate) done: BTreeSet<Color>,
+    done: BTreeSet<Color>,
     pub(crate) wrong_colour_raised: bool,
     /// Voided moves: number and the original move, for restoring.
     pub(crate) voided: BTreeMap<u32, (Color, goban_rules::Move)>,
