@@ -58,13 +58,13 @@ impl Referee {
             ArbiterCommand::Seal => {
                 self.pause()?;
                 if let Some(m) = self.game.as_mut() {
-                    m.sealed = true;
+                    m.seal();
                 }
                 Ok(())
             }
             ArbiterCommand::Unseal => {
                 let m = self.game.as_ref().ok_or(RefereeError::NoGame)?;
-                if !m.sealed {
+                if !m.is_sealed() {
                     return Err(RefereeError::WrongPhase("unseal needs a sealed game"));
                 }
                 self.resume()
@@ -127,7 +127,7 @@ impl Referee {
         if let Move::Play(p) = old.mv {
             m.known.insert(p.index(), go::reading_of(old.color));
         }
-        m.voided.insert(number, (old.color, old.mv));
+        m.handle_void(number, (old.color, old.mv));
         self.record_move(old.color, Move::Pass, now, false);
         self.emit(EventKind::Correction {
             number,
@@ -147,7 +147,7 @@ impl Referee {
         let now = self.now;
         let size = self.size;
         let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
-        let &(color, mv) = m.voided.get(&number).ok_or(RefereeError::BadMove(number))?;
+        let (color, mv) = m.voided_move(number).ok_or(RefereeError::BadMove(number))?;
         if number < m.move_count() {
             return self.restore_earlier_move(number);
         }
@@ -162,7 +162,7 @@ impl Referee {
             m.moves.extend(record);
             return Err(RefereeError::BadMove(number));
         }
-        m.voided.remove(&number);
+        m.handle_restore(number);
         if let Move::Play(Point(p)) = mv {
             m.known.remove(&usize::from(p));
         }

@@ -10,7 +10,7 @@ use crate::go;
 use crate::guidance::Guidance;
 use crate::infraction::InfractionKind;
 use crate::input::{GameSetup, Reading};
-use crate::match_state::Match;
+use crate::match_state::{Entry, Match};
 use crate::referee::Referee;
 use crate::state::Phase;
 use crate::timekeeper::Timekeeper;
@@ -46,14 +46,16 @@ impl Referee {
             self.config.venue,
         );
         clock.start(self.now, first);
-        let mut m = Match::new(game, clock, self.now, self.config.black_button);
-        m.id = id;
-        m.black = setup.black.unwrap_or_else(|| self.config.black.clone());
-        m.white = setup.white.unwrap_or_else(|| self.config.white.clone());
-        m.event = setup.event.or_else(|| self.config.event.clone());
-        m.round = setup.round;
-        m.place = setup.place;
-        m.colours_fixed = setup.colours_fixed.unwrap_or(true);
+        let entry = Entry {
+            id,
+            black: setup.black.unwrap_or_else(|| self.config.black.clone()),
+            white: setup.white.unwrap_or_else(|| self.config.white.clone()),
+            event: setup.event.or_else(|| self.config.event.clone()),
+            round: setup.round,
+            place: setup.place,
+            colours_fixed: setup.colours_fixed.unwrap_or(true),
+        };
+        let mut m = Match::new(game, clock, self.now, self.config.black_button, entry);
         m.komi = rules.komi;
         self.drop_held("; a new game started");
         self.game = Some(m);
@@ -201,12 +203,7 @@ impl Referee {
     pub(crate) fn pause(&mut self) -> Result<(), RefereeError> {
         let now = self.now;
         let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
-        if m.phase != Phase::Playing {
-            return Err(RefereeError::WrongPhase("pause needs a game in play"));
-        }
-        m.clock.pause(now);
-        m.resume_phase = m.phase;
-        m.phase = Phase::Paused;
+        m.handle_pause(now)?;
         self.emit(EventKind::Phase {
             phase: Phase::Paused,
         });
@@ -218,13 +215,7 @@ impl Referee {
     pub(crate) fn resume(&mut self) -> Result<(), RefereeError> {
         let now = self.now;
         let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
-        if m.phase != Phase::Paused {
-            return Err(RefereeError::WrongPhase("resume needs a paused game"));
-        }
-        m.clock.resume(now);
-        m.phase = m.resume_phase;
-        m.sealed = false;
-        let phase = m.phase;
+        let phase = m.handle_resume(now)?;
         self.emit(EventKind::Phase { phase });
         self.emit_clock();
         // The sealed move (or anything done during the pause) is read now (CN2002 14).
@@ -279,7 +270,7 @@ impl Referee {
         article: &str,
     ) {
         let Some(m) = self.game.as_mut() else { return };
-        if !m.forfeits.insert((who, at)) {
+        if !m.handle_flag_fall(who, at) {
             return;
         }
         let number = m.move_count() + 1;
@@ -298,7 +289,7 @@ impl Referee {
     pub(crate) fn emit_clock(&mut self) {
         let now = self.now;
         let Some(m) = self.game.as_mut() else { return };
-        m.clock_published_at = now;
+        m.handle_clock_published(now);
         let (Some(clock), Some(show)) = (m.clock.reading(now), m.clock.show(now)) else {
             return;
         };

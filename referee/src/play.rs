@@ -212,7 +212,7 @@ impl Referee {
         m.moves.pop();
         m.provisional = false;
         m.pending_caps.clear();
-        let reason = if m.double_move.take() == Some(number) {
+        let reason = if m.take_double_move() == Some(number) {
             "the second stone of a double move was lifted"
         } else {
             "the stone was taken back before the clock was pressed"

@@ -23,14 +23,12 @@ impl Referee {
     fn handle_press_of(&mut self, button: Button, backlog: bool) {
         let now = self.now;
         let Some(m) = self.game.as_mut() else { return };
-        if m.phase != Phase::Playing || m.sealed {
+        if !m.takes_presses() {
             return;
         }
-        if m.clock_away.is_some()
-            && self.devices.link(crate::input::Device::Clock) == crate::state::Link::Connected
-        {
+        if self.devices.link(crate::input::Device::Clock) == crate::state::Link::Connected {
             // A press read live: the clock's backlog, if any, is over.
-            m.clock_away = None;
+            m.handle_clock_back();
         }
         let color = m.color_of(button);
         let switched = m.press_turn == color;
@@ -66,12 +64,8 @@ impl Referee {
 
     /// The clock went away mid-game: presses queued on its line may come back as a backlog.
     pub(crate) fn note_clock_away(&mut self) {
-        let Some(m) = self.game.as_mut() else { return };
-        if m.clock_away.is_none() {
-            m.clock_away = Some(crate::match_state::ClockAway {
-                from_move: m.move_count(),
-                matched: 0,
-            });
+        if let Some(m) = self.game.as_mut() {
+            m.handle_clock_away();
         }
     }
 
@@ -82,16 +76,10 @@ impl Referee {
     pub(crate) fn handle_backlog_press(&mut self, button: Button) {
         let seeing = !self.sight.blind() && self.sight.debouncer().is_synced();
         let Some(m) = self.game.as_mut() else { return };
-        if m.phase != Phase::Playing || m.sealed {
+        if !m.takes_presses() {
             return;
         }
-        let read_meanwhile = m
-            .clock_away
-            .is_some_and(|away| m.move_count().saturating_sub(away.from_move) > away.matched);
-        if seeing && read_meanwhile {
-            if let Some(away) = m.clock_away.as_mut() {
-                away.matched += 1;
-            }
+        if m.handle_backlog_press(seeing) {
             let color = m.color_of(button);
             if m.press_turn == color {
                 m.press_turn = color.opponent();
@@ -388,11 +376,9 @@ impl Referee {
     /// A stone of `s` completed by the other colour's button: the players hold each other's colours (CN2002 17.1).
     fn on_wrong_colour(&mut self, claim: Claim, s: Color) {
         let Some(m) = self.game.as_mut() else { return };
-        m.black_button = m.black_button.other();
+        let raise = m.handle_wrong_colour();
         m.press_turn = s.opponent();
         let outcome = m.clock.switch(claim.at, s);
-        let raise = m.colours_fixed && !m.wrong_colour_raised;
-        m.wrong_colour_raised = true;
         let number = m.move_count();
         let button = m.button_of(s);
         self.complete_last_move(Claim::new(s, claim.at, true, outcome));

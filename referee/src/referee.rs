@@ -12,7 +12,7 @@ use crate::machines::devices::Devices;
 use crate::machines::outbox::Outbox;
 use crate::machines::sight::Sight;
 use crate::match_state::Match;
-use crate::state::{Link, Phase};
+use crate::state::Link;
 use crate::timeline::Timeline;
 use crate::{Timestamp, guidance::Guidance};
 
@@ -269,14 +269,11 @@ impl Referee {
             if let Some(t) = m.clock.poll_timeout() {
                 offer((t, Due::Clock));
             }
-            if self.config.clock_tick_ms > 0 && m.phase == Phase::Playing && m.clock.is_running() {
-                offer((
-                    m.clock_published_at.plus_ms(self.config.clock_tick_ms),
-                    Due::Tick,
-                ));
+            if let Some(t) = m.tick_timeout(self.config.clock_tick_ms) {
+                offer((t, Due::Tick));
             }
-            if let Some(t) = m.suspect_since {
-                offer((t.plus_ms(self.config.grace_ms), Due::Grace));
+            if let Some(t) = m.grace_timeout(self.config.grace_ms) {
+                offer((t, Due::Grace));
             }
             if let Some(t) = m.claims_timeout() {
                 offer((t, Due::Claims));
@@ -310,7 +307,7 @@ impl Referee {
 
     /// Queues an event with the next `seq`.
     pub(crate) fn emit(&mut self, kind: EventKind) {
-        let game = self.game.as_ref().map(|m| m.id.as_str());
+        let game = self.game.as_ref().map(Match::id);
         self.outbox.emit(&self.config.board, game, self.now, kind);
     }
 

@@ -5,7 +5,6 @@
 use goban_rules::{Color, Game, GameSetup, Point};
 
 use crate::clock::TimeControl;
-use crate::match_state::Match;
 use crate::replay;
 
 /// The parts of a game's SGF that its [`crate::BoardState`] does not carry; small, and the
@@ -41,7 +40,7 @@ impl SgfHeader {
     }
 
     /// The header of `game` as the rules core holds it, without game information.
-    fn of_game(game: &Game) -> Self {
+    pub(crate) fn of_game(game: &Game) -> Self {
         Self {
             setup: *game.setup(),
             initial: replay::opening_stones(game),
@@ -51,20 +50,6 @@ impl SgfHeader {
             place: None,
             date: None,
             time_control: None,
-        }
-    }
-}
-
-impl Match {
-    /// The SGF header of the game.
-    pub(crate) fn sgf_header(&self) -> SgfHeader {
-        SgfHeader {
-            event: self.event.clone(),
-            round: self.round.clone(),
-            place: self.place.clone(),
-            date: self.started_at.to_rfc3339().get(..10).map(str::to_owned),
-            time_control: self.clock.time_control(),
-            ..SgfHeader::of_game(&self.game)
         }
     }
 }

@@ -56,7 +56,7 @@ impl Referee {
 
     /// The game's part of the state.
     fn fill_game(&self, state: &mut BoardState, m: &Match) {
-        state.game = Some(m.id.clone());
+        state.game = Some(m.id().to_owned());
         state.ruleset = m.ruleset;
         state.komi = m.komi;
         state.move_number = m.move_count();
@@ -86,7 +86,7 @@ impl Referee {
             .collect();
         state.end_signal = self.end_signal();
         state.audit = m.audit.entries().to_vec();
-        state.black.clone_from(&m.black);
-        state.white.clone_from(&m.white);
+        m.black().clone_into(&mut state.black);
+        m.white().clone_into(&mut state.white);
     }
 }

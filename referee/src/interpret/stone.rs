@@ -189,7 +189,7 @@ impl Referee {
             self.record_move(s, Move::Play(go::point(x)), at, true);
             if let Some(m) = self.game.as_mut() {
                 m.known.remove(&x);
-                m.double_move = Some(m.move_count());
+                m.handle_double_move();
             }
         }
         self.raise(InfractionKind::DoubleMove, s, number, vec![x], evidence);
