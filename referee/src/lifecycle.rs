@@ -9,7 +9,7 @@ use crate::event::EventKind;
 use crate::go;
 use crate::guidance::Guidance;
 use crate::infraction::InfractionKind;
-use crate::input::{GameSetup, Reading};
+use crate::input::GameSetup;
 use crate::match_state::{Entry, Match};
 use crate::referee::Referee;
 use crate::state::Phase;
@@ -75,13 +75,8 @@ impl Referee {
     pub(crate) fn adopt_leftovers(&mut self) {
         let game = self.game_readings();
         let blind = self.sight.blind();
-        let Some(m) = self.game.as_mut() else { return };
-        for (i, (g, p)) in game.iter().zip(self.sight.physical()).enumerate() {
-            if blind || *p == Reading::Unknown {
-                m.unread_at_start.insert(i);
-            } else if g != p {
-                m.known.insert(i, *p);
-            }
+        if let Some(m) = self.game.as_mut() {
+            m.adopt_leftovers(&game, self.sight.physical(), blind);
         }
     }
 
@@ -90,29 +85,13 @@ impl Referee {
         if self.sight.blind() {
             return;
         }
-        let game = self.game_readings();
-        let Some(m) = self.game.as_mut() else { return };
-        if m.unread_at_start.is_empty() {
+        if !self.game.as_ref().is_some_and(Match::has_unread_at_start) {
             return;
         }
-        let physical = self.sight.physical();
-        let known = &mut m.known;
-        let late_found = &mut m.late_found;
-        let no_move_yet = m.moves.is_empty();
-        m.unread_at_start.retain(|&i| {
-            let p = physical[i];
-            if p == Reading::Unknown {
-                return true;
-            }
-            if p != game[i] {
-                known.insert(i, p);
-                // Placed before the start or just after it, unseen: a press may claim it.
-                if no_move_yet && matches!(p, Reading::Black | Reading::White) {
-                    late_found.insert(i);
-                }
-            }
-            false
-        });
+        let game = self.game_readings();
+        if let Some(m) = self.game.as_mut() {
+            m.adopt_late_leftovers(&game, self.sight.physical());
+        }
     }
 
     /// Play ended by two passes or DONE keys: the counting phase (CN2002 7, 8, 21).

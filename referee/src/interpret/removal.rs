@@ -118,26 +118,9 @@ impl Referee {
     /// Stones the advised forbidden or ko stone would have taken off belong to that one act.
     fn absorb_illegal_captures(&mut self, diff: &Diff) -> bool {
         let size = self.size;
-        let Some(m) = self.game.as_mut() else {
-            return false;
-        };
-        let Some((x, v)) = m.illegal_stone else {
-            return false;
-        };
-        if m.known.get(&x) != Some(&go::reading_of(v)) {
-            m.illegal_stone = None;
-            return false;
-        }
-        let absorbed = diff
-            .removed
-            .iter()
-            .all(|&(r, c)| c == v.opponent() && go::adjacent(r, x, size));
-        if absorbed {
-            for &(r, _) in &diff.removed {
-                m.known.insert(r, Reading::Empty);
-            }
-        }
-        absorbed
+        self.game
+            .as_mut()
+            .is_some_and(|m| m.absorb_illegal_captures(diff, size))
     }
 
     /// Many stones moved or vanished at once (CN2002 17.6): freeze and publish the full restore list.

@@ -200,12 +200,7 @@ impl Referee {
         let at = self.sight.changed_at()[x];
         let Some(m) = self.game.as_mut() else { return };
         let number = m.move_count() + 1;
-        m.known.insert(x, go::reading_of(s));
-        for &(r, _) in &diff.removed {
-            m.known.insert(r, Reading::Empty);
-        }
-        m.void_pending = Some(s);
-        m.illegal_stone = Some((x, s));
+        m.handle_illegal_stone(x, s, diff);
         let what = match kind {
             InfractionKind::KoViolation => "retakes the ko",
             _ => "on a point without liberties",

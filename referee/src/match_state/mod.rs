@@ -7,6 +7,7 @@ use goban_rules::{Color, Game, Ruleset};
 
 mod claims;
 mod counting;
+mod leftovers;
 mod pause;
 mod standing;
 mod timers;
@@ -120,7 +121,7 @@ pub(crate) struct Match {
     /// lifting its stone withdraws it at once.
     double_move: Option<u32>,
     /// Points unreadable when the game started: what they first read is a leftover, never a move.
-    pub(crate) unread_at_start: BTreeSet<usize>,
+    unread_at_start: BTreeSet<usize>,
     /// Stones first read after the start at points unread then, before any move: leftovers,
     /// unless a press the board did not explain claims one as its move (the reconciliation decides).
     pub(crate) late_found: BTreeSet<usize>,
@@ -143,7 +144,7 @@ pub(crate) struct Match {
     /// (the debouncer's sub-steps): a stone placed and captured before it was reported.
     pub(crate) vanished: Vec<crate::debounce::Vanished>,
     /// The advised forbidden or ko stone still standing, with its colour.
-    pub(crate) illegal_stone: Option<(usize, Color)>,
+    illegal_stone: Option<(usize, Color)>,
     /// Physical deviations already alerted on or ruled: no second alert for one act.
     pub(crate) known: BTreeMap<usize, Reading>,
     /// Since when an unexplained removal has been seen (grace before an alert).
