@@ -57,7 +57,7 @@ impl Referee {
             .evidence(evidence, self.sight.physical(), &points);
         let Some(m) = self.game.as_mut() else { return };
         let ruleset = m.ruleset;
-        let index = m.audit.raise(&m.id, |id| Infraction {
+        let index = m.raise_alert(|id| Infraction {
             id,
             kind,
             article: kind.article(ruleset).to_owned(),
@@ -210,7 +210,7 @@ impl Referee {
             InfractionKind::DoubleMove => self.void_double_move(player, number),
             InfractionKind::WrongColour if number <= 10 => {
                 // CN2002 17.1: up to move 10 the colours are corrected by swapping the players.
-                std::mem::swap(&mut m.black, &mut m.white);
+                m.swap_players();
             }
             InfractionKind::TimeForfeit => self.lose(player, WinBy::Time),
             InfractionKind::LateStart => self.lose_late(player),

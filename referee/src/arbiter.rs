@@ -6,6 +6,7 @@ use crate::error::RefereeError;
 use crate::event::EventKind;
 use crate::go;
 use crate::input::ArbiterCommand;
+use crate::machines::audit::Take;
 use crate::referee::Referee;
 use crate::state::Phase;
 
@@ -25,7 +26,18 @@ impl Referee {
                 id,
                 withdraw,
                 take_over,
-            } => self.handle_acknowledge(&id, withdraw, take_over, by),
+            } => {
+                let now = self.now.to_rfc3339();
+                let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+                let take = Take {
+                    by,
+                    withdraw,
+                    take_over,
+                };
+                let index = m.audit.handle_acknowledge(&id, take, now)?;
+                self.emit_infraction_changed(index);
+                Ok(())
+            }
             ArbiterCommand::Pause => self.pause(),
             ArbiterCommand::Resume => self.resume(),
             ArbiterCommand::AdjustClock {
@@ -46,20 +58,37 @@ impl Referee {
             ArbiterCommand::Seal => {
                 self.pause()?;
                 if let Some(m) = self.game.as_mut() {
-                    m.sealed = true;
+                    m.seal();
                 }
                 Ok(())
             }
             ArbiterCommand::Unseal => {
                 let m = self.game.as_ref().ok_or(RefereeError::NoGame)?;
-                if !m.sealed {
+                if !m.is_sealed() {
                     return Err(RefereeError::WrongPhase("unseal needs a sealed game"));
                 }
                 self.resume()
             }
-            ArbiterCommand::MarkDead { points, dead } => self.handle_mark_dead(&points, dead),
-            ArbiterCommand::MarkSeki { points, ruling } => self.handle_mark_seki(&points, ruling),
-            ArbiterCommand::ConfirmResult => self.confirm_result(),
+            ArbiterCommand::MarkDead { points, dead } => {
+                let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+                m.handle_mark_dead(&points, dead, self.size)?;
+                self.update_counting();
+                self.emit(EventKind::StateChanged);
+                Ok(())
+            }
+            ArbiterCommand::MarkSeki { points, ruling } => {
+                let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+                m.handle_mark_seki(&points, ruling, self.size, self.sight.physical())?;
+                self.update_counting();
+                self.emit(EventKind::StateChanged);
+                Ok(())
+            }
+            ArbiterCommand::ConfirmResult => {
+                let m = self.game.as_ref().ok_or(RefereeError::NoGame)?;
+                let result = m.counted_result()?;
+                self.finish_by(result);
+                Ok(())
+            }
             ArbiterCommand::ResumePlay { first } => self.resume_play(first),
             ArbiterCommand::SetResult { result, force } => {
                 let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
@@ -96,7 +125,7 @@ impl Referee {
         if let Move::Play(p) = old.mv {
             m.known.insert(p.index(), go::reading_of(old.color));
         }
-        m.voided.insert(number, (old.color, old.mv));
+        m.handle_void(number, (old.color, old.mv));
         self.record_move(old.color, Move::Pass, now, false);
         self.emit(EventKind::Correction {
             number,
@@ -116,7 +145,7 @@ impl Referee {
         let now = self.now;
         let size = self.size;
         let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
-        let &(color, mv) = m.voided.get(&number).ok_or(RefereeError::BadMove(number))?;
+        let (color, mv) = m.voided_move(number).ok_or(RefereeError::BadMove(number))?;
         if number < m.move_count() {
             return self.restore_earlier_move(number);
         }
@@ -131,7 +160,7 @@ impl Referee {
             m.moves.extend(record);
             return Err(RefereeError::BadMove(number));
         }
-        m.voided.remove(&number);
+        m.handle_restore(number);
         if let Move::Play(Point(p)) = mv {
             m.known.remove(&usize::from(p));
         }

@@ -21,7 +21,7 @@ impl Referee {
     /// double move. Two stones of one colour are never a legal sequence, so no move explains them.
     pub(crate) fn read_resignation_burst(&mut self, diff: &Diff) -> bool {
         let Some(m) = &self.game else { return false };
-        let pressed = m.pending_press.is_some() || !m.held.is_empty();
+        let pressed = m.open_press().is_some() || !m.held.is_empty();
         if !diff.removed.is_empty() || !diff.changed.is_empty() {
             return false;
         }
@@ -52,7 +52,7 @@ impl Referee {
         };
         let near =
             |p: usize| u16::try_from(p).is_ok_and(|p| near_own_corner(size, p, s, signal.reach));
-        let unpressed = m.provisional && m.pending_press.is_none() && m.held.is_empty();
+        let unpressed = m.provisional && m.open_press().is_none() && m.held.is_empty();
         if !signal.enabled || c != s || !unpressed || !near(r) || !near(x) {
             return false;
         }
@@ -73,7 +73,7 @@ impl Referee {
             by: WinBy::Resignation,
         }
         .to_rules_string();
-        m.proposed = Some(result.clone());
+        m.propose(result.clone());
         let signal = EndSignal::Resignation {
             color,
             points: points.iter().map(|&p| go::name(p, size)).collect(),
@@ -106,7 +106,7 @@ impl Referee {
         if let Some(m) = self.game.as_mut()
             && playing
         {
-            m.proposed = None;
+            m.withdraw_proposal();
         }
         self.ending.handle_lapse(self.games_started);
         self.emit(EventKind::StateChanged);

@@ -17,12 +17,10 @@ mod input;
 mod state;
 mod timestamp;
 
-mod acknowledge;
 mod acts;
 mod alerts;
 mod arbiter;
 mod audit;
-mod counting;
 mod ending;
 mod flip_history;
 mod game_image;

@@ -9,8 +9,8 @@ use crate::event::EventKind;
 use crate::go;
 use crate::guidance::Guidance;
 use crate::infraction::InfractionKind;
-use crate::input::{GameSetup, Reading};
-use crate::match_state::Match;
+use crate::input::GameSetup;
+use crate::match_state::{Entry, Match};
 use crate::referee::Referee;
 use crate::state::Phase;
 use crate::timekeeper::Timekeeper;
@@ -46,14 +46,16 @@ impl Referee {
             self.config.venue,
         );
         clock.start(self.now, first);
-        let mut m = Match::new(game, clock, self.now, self.config.black_button);
-        m.id = id;
-        m.black = setup.black.unwrap_or_else(|| self.config.black.clone());
-        m.white = setup.white.unwrap_or_else(|| self.config.white.clone());
-        m.event = setup.event.or_else(|| self.config.event.clone());
-        m.round = setup.round;
-        m.place = setup.place;
-        m.colours_fixed = setup.colours_fixed.unwrap_or(true);
+        let entry = Entry {
+            id,
+            black: setup.black.unwrap_or_else(|| self.config.black.clone()),
+            white: setup.white.unwrap_or_else(|| self.config.white.clone()),
+            event: setup.event.or_else(|| self.config.event.clone()),
+            round: setup.round,
+            place: setup.place,
+            colours_fixed: setup.colours_fixed.unwrap_or(true),
+        };
+        let mut m = Match::new(game, clock, self.now, self.config.black_button, entry);
         m.komi = rules.komi;
         self.drop_held("; a new game started");
         self.game = Some(m);
@@ -73,13 +75,8 @@ impl Referee {
     pub(crate) fn adopt_leftovers(&mut self) {
         let game = self.game_readings();
         let blind = self.sight.blind();
-        let Some(m) = self.game.as_mut() else { return };
-        for (i, (g, p)) in game.iter().zip(self.sight.physical()).enumerate() {
-            if blind || *p == Reading::Unknown {
-                m.unread_at_start.insert(i);
-            } else if g != p {
-                m.known.insert(i, *p);
-            }
+        if let Some(m) = self.game.as_mut() {
+            m.adopt_leftovers(&game, self.sight.physical(), blind);
         }
     }
 
@@ -88,29 +85,13 @@ impl Referee {
         if self.sight.blind() {
             return;
         }
-        let game = self.game_readings();
-        let Some(m) = self.game.as_mut() else { return };
-        if m.unread_at_start.is_empty() {
+        if !self.game.as_ref().is_some_and(Match::has_unread_at_start) {
             return;
         }
-        let physical = self.sight.physical();
-        let known = &mut m.known;
-        let late_found = &mut m.late_found;
-        let no_move_yet = m.moves.is_empty();
-        m.unread_at_start.retain(|&i| {
-            let p = physical[i];
-            if p == Reading::Unknown {
-                return true;
-            }
-            if p != game[i] {
-                known.insert(i, p);
-                // Placed before the start or just after it, unseen: a press may claim it.
-                if no_move_yet && matches!(p, Reading::Black | Reading::White) {
-                    late_found.insert(i);
-                }
-            }
-            false
-        });
+        let game = self.game_readings();
+        if let Some(m) = self.game.as_mut() {
+            m.adopt_late_leftovers(&game, self.sight.physical());
+        }
     }
 
     /// Play ended by two passes or DONE keys: the counting phase (CN2002 7, 8, 21).
@@ -120,8 +101,7 @@ impl Referee {
         m.phase = Phase::Counting;
         self.drop_held("; the game went to counting");
         let Some(m) = self.game.as_mut() else { return };
-        m.pending_press = None;
-        m.claims.clear();
+        m.drop_presses();
         m.provisional = false;
         m.clock.pause(now);
         self.emit(EventKind::Phase {
@@ -130,30 +110,63 @@ impl Referee {
         self.update_counting();
     }
 
+    /// Counts again while counting, and tells a new proposed result.
+    pub(crate) fn update_counting(&mut self) {
+        let Some(m) = self.game.as_mut() else { return };
+        if let Some(result) = m.recount(self.sight.physical()) {
+            self.emit(EventKind::Result {
+                result,
+                is_final: false,
+            });
+        }
+    }
+
+    /// A dead-stone dispute: play resumes, the side claiming "dead" first (CN2002 21.4).
+    pub(crate) fn resume_play(&mut self, first: goban_rules::Color) -> Result<(), RefereeError> {
+        let now = self.now;
+        let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+        m.handle_resume_play(now)?;
+        let second = m.game.to_move() != first;
+        self.emit(EventKind::Phase {
+            phase: Phase::Playing,
+        });
+        if second {
+            // The other side is recorded as passing so that `first` moves next.
+            let pass = crate::match_state::Claim {
+                color: first.opponent(),
+                at: now,
+                switched: false,
+                time_left: None,
+                periods_left: None,
+            };
+            self.record_pass(first.opponent(), pass, false);
+        }
+        if let Some(m) = self.game.as_mut() {
+            m.press_turn = first;
+        }
+        // Stones taken off during counting go back as guided, without alerts.
+        self.adopt_leftovers();
+        self.refresh_guidance();
+        self.emit(EventKind::StateChanged);
+        Ok(())
+    }
+
     /// The game has a final result.
     pub(crate) fn finish_by(&mut self, result: GameResult) {
         let now = self.now;
-        let dead = self.dead_points();
         let Some(m) = self.game.as_mut() else { return };
         if m.result.is_some() {
             return;
         }
-        if m.phase == Phase::Counting {
-            // The dead stones as counted stay in the final state and the SGF (TB/TW).
-            m.dead_at_end = dead;
-        }
-        // The breakdown stays only beside the result it gives: a result the arbiter set otherwise has none.
-        if m.count.is_some_and(|c| c.result != result) {
-            m.count = None;
-        }
+        let dead = m.dead_points(self.sight.physical());
+        m.keep_count_for(&result, dead);
         // The state speaks the rules' unit (stones under CN2002); SGF RE converts to points.
         let text = result.to_rules_string();
         m.result = Some(text.clone());
         m.phase = Phase::Finished;
         self.drop_held("; the game ended");
         let Some(m) = self.game.as_mut() else { return };
-        m.pending_press = None;
-        m.claims.clear();
+        m.drop_presses();
         m.clock.pause(now);
         self.emit(EventKind::Result {
             result: text,
@@ -169,12 +182,7 @@ impl Referee {
     pub(crate) fn pause(&mut self) -> Result<(), RefereeError> {
         let now = self.now;
         let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
-        if m.phase != Phase::Playing {
-            return Err(RefereeError::WrongPhase("pause needs a game in play"));
-        }
-        m.clock.pause(now);
-        m.resume_phase = m.phase;
-        m.phase = Phase::Paused;
+        m.handle_pause(now)?;
         self.emit(EventKind::Phase {
             phase: Phase::Paused,
         });
@@ -186,13 +194,7 @@ impl Referee {
     pub(crate) fn resume(&mut self) -> Result<(), RefereeError> {
         let now = self.now;
         let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
-        if m.phase != Phase::Paused {
-            return Err(RefereeError::WrongPhase("resume needs a paused game"));
-        }
-        m.clock.resume(now);
-        m.phase = m.resume_phase;
-        m.sealed = false;
-        let phase = m.phase;
+        let phase = m.handle_resume(now)?;
         self.emit(EventKind::Phase { phase });
         self.emit_clock();
         // The sealed move (or anything done during the pause) is read now (CN2002 14).
@@ -247,7 +249,7 @@ impl Referee {
         article: &str,
     ) {
         let Some(m) = self.game.as_mut() else { return };
-        if !m.forfeits.insert((who, at)) {
+        if !m.handle_flag_fall(who, at) {
             return;
         }
         let number = m.move_count() + 1;
@@ -266,7 +268,7 @@ impl Referee {
     pub(crate) fn emit_clock(&mut self) {
         let now = self.now;
         let Some(m) = self.game.as_mut() else { return };
-        m.clock_published_at = now;
+        m.handle_clock_published(now);
         let (Some(clock), Some(show)) = (m.clock.reading(now), m.clock.show(now)) else {
             return;
         };

@@ -52,7 +52,7 @@ impl Referee {
         m.provisional = provisional;
         m.placed_at = at;
         m.pending_caps = m.last_captures();
-        m.deadline_pass = None;
+        m.forget_deadline_pass();
         if let Move::Play(stone) = mv {
             self.sight.handle_flips_explained(stone.index());
         }
@@ -82,7 +82,7 @@ impl Referee {
             && by_deadline
             && let Some(m) = self.game.as_mut()
         {
-            m.deadline_pass = Some(press);
+            m.handle_deadline_pass(press);
         }
     }
 
@@ -212,7 +212,7 @@ impl Referee {
         m.moves.pop();
         m.provisional = false;
         m.pending_caps.clear();
-        let reason = if m.double_move.take() == Some(number) {
+        let reason = if m.take_double_move() == Some(number) {
             "the second stone of a double move was lifted"
         } else {
             "the stone was taken back before the clock was pressed"
@@ -235,13 +235,13 @@ impl Referee {
             return;
         }
         m.moves.pop();
-        m.pending_press = m.deadline_pass.take().or(Some(Claim {
+        m.reopen_deadline_press(Claim {
             color: s,
             at: self.now,
             switched: true,
             time_left: None,
             periods_left: None,
-        }));
+        });
         self.emit(EventKind::Correction {
             number,
             was: "pass".into(),

@@ -7,7 +7,7 @@ use crate::event::EventKind;
 use crate::go;
 use crate::infraction::InfractionKind;
 use crate::input::{Button, ClockKey, Reading};
-use crate::match_state::Claim;
+use crate::match_state::{Claim, Match};
 use crate::referee::Referee;
 use crate::state::Phase;
 use crate::timekeeper::Switched;
@@ -23,14 +23,12 @@ impl Referee {
     fn handle_press_of(&mut self, button: Button, backlog: bool) {
         let now = self.now;
         let Some(m) = self.game.as_mut() else { return };
-        if m.phase != Phase::Playing || m.sealed {
+        if !m.takes_presses() {
             return;
         }
-        if m.clock_away.is_some()
-            && self.devices.link(crate::input::Device::Clock) == crate::state::Link::Connected
-        {
+        if self.devices.link(crate::input::Device::Clock) == crate::state::Link::Connected {
             // A press read live: the clock's backlog, if any, is over.
-            m.clock_away = None;
+            m.handle_clock_back();
         }
         let color = m.color_of(button);
         let switched = m.press_turn == color;
@@ -46,7 +44,7 @@ impl Referee {
             // The board cannot see (or has presses it could not explain yet): no move is guessed.
             self.hold(vec![claim]);
         } else if let Some(m) = self.game.as_mut() {
-            m.claims.push(claim);
+            m.queue_claim(claim);
         }
         if let Switched::FlagFallen { side, at } = outcome
             && !backlog
@@ -66,12 +64,8 @@ impl Referee {
 
     /// The clock went away mid-game: presses queued on its line may come back as a backlog.
     pub(crate) fn note_clock_away(&mut self) {
-        let Some(m) = self.game.as_mut() else { return };
-        if m.clock_away.is_none() {
-            m.clock_away = Some(crate::match_state::ClockAway {
-                from_move: m.move_count(),
-                matched: 0,
-            });
+        if let Some(m) = self.game.as_mut() {
+            m.handle_clock_away();
         }
     }
 
@@ -82,16 +76,10 @@ impl Referee {
     pub(crate) fn handle_backlog_press(&mut self, button: Button) {
         let seeing = !self.sight.blind() && self.sight.debouncer().is_synced();
         let Some(m) = self.game.as_mut() else { return };
-        if m.phase != Phase::Playing || m.sealed {
+        if !m.takes_presses() {
             return;
         }
-        let read_meanwhile = m
-            .clock_away
-            .is_some_and(|away| m.move_count().saturating_sub(away.from_move) > away.matched);
-        if seeing && read_meanwhile {
-            if let Some(away) = m.clock_away.as_mut() {
-                away.matched += 1;
-            }
+        if m.handle_backlog_press(seeing) {
             let color = m.color_of(button);
             if m.press_turn == color {
                 m.press_turn = color.opponent();
@@ -109,16 +97,12 @@ impl Referee {
     pub(crate) fn process_claims(&mut self, before: Option<crate::Timestamp>) {
         loop {
             let Some(m) = self.game.as_mut() else { return };
-            let Some(first) = m.claims.first().copied() else {
+            let Some(first) = m.first_claim(self.now) else {
                 return;
             };
-            if m.claims_wait_until.is_some_and(|t| t > self.now) {
-                return;
-            }
-            m.claims_wait_until = None;
             if before.is_some_and(|b| first.at >= b) || m.phase != Phase::Playing {
                 if m.phase != Phase::Playing {
-                    m.claims.clear();
+                    m.drop_claims();
                 }
                 return;
             }
@@ -127,7 +111,7 @@ impl Referee {
                 return;
             }
             let Some(m) = self.game.as_mut() else { return };
-            m.claims.remove(0);
+            m.pop_claim();
             self.process_claim(first);
         }
     }
@@ -138,7 +122,7 @@ impl Referee {
         let Some(m) = self.game.as_ref() else {
             return false;
         };
-        let Some(open) = m.pending_press else {
+        let Some(open) = m.open_press() else {
             return false;
         };
         answer.switched
@@ -175,13 +159,12 @@ impl Referee {
         if self.late_stone_of(claim.color) {
             // A bare press while a stone the board saw only after the start may be its move:
             // the one explanation decides, never a guess (referee-notes.md point 7).
-            let previous = self.game.as_mut().and_then(|m| m.pending_press.take());
+            let previous = self.game.as_mut().and_then(Match::take_open_press);
             self.hold_and_explain(previous.into_iter().chain([claim]).collect());
             return;
         }
         let Some(m) = self.game.as_mut() else { return };
-        if let Some(previous) = m.pending_press.take() {
-            let wait = m.pending_wait_from.take();
+        if let Some((previous, wait)) = m.take_open_press_and_wait() {
             // A pass is the turn of the side to move: a bare press of the side that just moved
             // is no pass (fast play: its stone was not read yet), so it is held too.
             let in_turn = previous.color == m.game.to_move();
@@ -194,8 +177,7 @@ impl Referee {
             self.record_pass(previous.color, previous, false);
         }
         if let Some(m) = self.game.as_mut() {
-            m.pending_press = Some(claim);
-            m.pending_wait_from = None;
+            m.open_press_from(claim, None);
         }
     }
 
@@ -228,8 +210,7 @@ impl Referee {
             // Judged later: its board frames may still be on their way.
             let skew = self.effective_skew();
             if let Some(m) = self.game.as_mut() {
-                m.claims.insert(0, claim);
-                m.claims_wait_until = Some(claim.at.plus_ms(skew));
+                m.requeue_claim(claim, claim.at.plus_ms(skew));
             }
             return;
         }
@@ -395,11 +376,9 @@ impl Referee {
     /// A stone of `s` completed by the other colour's button: the players hold each other's colours (CN2002 17.1).
     fn on_wrong_colour(&mut self, claim: Claim, s: Color) {
         let Some(m) = self.game.as_mut() else { return };
-        m.black_button = m.black_button.other();
+        let raise = m.handle_wrong_colour();
         m.press_turn = s.opponent();
         let outcome = m.clock.switch(claim.at, s);
-        let raise = m.colours_fixed && !m.wrong_colour_raised;
-        m.wrong_colour_raised = true;
         let number = m.move_count();
         let button = m.button_of(s);
         self.complete_last_move(Claim::new(s, claim.at, true, outcome));
@@ -422,10 +401,9 @@ impl Referee {
     /// Nothing answered a bare press before the deadline: it was a pass (CN2002 2.5).
     pub(crate) fn handle_pass_due(&mut self) {
         let Some(m) = self.game.as_mut() else { return };
-        let Some(press) = m.pending_press.take() else {
+        let Some((press, wait)) = m.take_open_press_and_wait() else {
             return;
         };
-        let wait = m.pending_wait_from.take();
         let in_turn = press.color == m.game.to_move();
         if in_turn && self.pass_proven(&press, wait, self.now) {
             self.record_pass(press.color, press, true);
@@ -465,8 +443,7 @@ impl Referee {
                     Button::R
                 };
                 let color = m.color_of(button);
-                m.done.insert(color);
-                if m.done.len() == 2 && m.phase == Phase::Playing {
+                if m.handle_done(color) && m.phase == Phase::Playing {
                     // Both declared the game finished (CN2002 7.1).
                     self.enter_counting();
                 }

@@ -171,7 +171,7 @@ impl Referee {
         }
         let diff = self.current_diff();
         let Some(m) = self.game.as_ref() else { return };
-        if m.held.is_empty() || m.frozen {
+        if m.held.is_empty() || m.is_frozen() {
             return;
         }
         if self.new_stone_settling() {
@@ -183,18 +183,16 @@ impl Referee {
             .late_found
             .iter()
             .any(|&p| m.known.get(&p) == Some(&self.sight.physical()[p]));
-        if m.reconcile_failed && diff.is_empty() && !late_on_board {
+        if m.reconcile_failed() && diff.is_empty() && !late_on_board {
             // The arbiter had the stones played meanwhile taken off: they are read again as replayed.
             self.drop_held("; the position was restored, the stones are read as they are replayed");
             return;
         }
         let seen = (diff.clone(), m.held.len());
-        match &m.unexplained {
-            // Ambiguous once, ambiguous for good: the arbiter decides (the message says how).
-            Some(None) => return,
-            // Nothing changed since no sequence explained the board.
-            Some(Some(last)) if *last == seen => return,
-            _ => {}
+        if m.tried_in_vain(&seen) {
+            // Ambiguous once, ambiguous for good: the arbiter decides (the message says how);
+            // or nothing changed since no sequence explained the board.
+            return;
         }
         let found = self.explanations(&diff.added);
         match found.as_slice() {
@@ -207,8 +205,7 @@ impl Referee {
                     matches!(found.as_slice(), [steps] if self.pass_hides_a_capture(steps));
                 let ambiguous = found.len() > 1;
                 if let Some(m) = self.game.as_mut() {
-                    m.reconcile_failed = true;
-                    m.unexplained = Some((!ambiguous).then_some(seen));
+                    m.handle_unexplained(seen, ambiguous);
                 }
                 let why = if ambiguous {
                     "; more than one sequence of moves explains the board"
@@ -389,8 +386,7 @@ impl Referee {
         let size = self.size;
         if let Some(m) = self.game.as_mut() {
             m.held.clear();
-            m.reconcile_failed = false;
-            m.unexplained = None;
+            m.forget_unexplained();
         }
         let reason = "read when the board could see again: the only sequence of legal moves \
                       that explains the position and the presses";
@@ -408,8 +404,7 @@ impl Referee {
                     // A last bare press may still be a premature press: decided as usual, from now.
                     let now = self.now;
                     if let Some(m) = self.game.as_mut() {
-                        m.pending_press = Some(claim);
-                        m.pending_wait_from = Some(now);
+                        m.open_press_from(claim, Some(now));
                     }
                     continue;
                 }

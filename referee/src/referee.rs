@@ -12,7 +12,7 @@ use crate::machines::devices::Devices;
 use crate::machines::outbox::Outbox;
 use crate::machines::sight::Sight;
 use crate::match_state::Match;
-use crate::state::{Link, Phase};
+use crate::state::Link;
 use crate::timeline::Timeline;
 use crate::{Timestamp, guidance::Guidance};
 
@@ -269,21 +269,17 @@ impl Referee {
             if let Some(t) = m.clock.poll_timeout() {
                 offer((t, Due::Clock));
             }
-            if self.config.clock_tick_ms > 0 && m.phase == Phase::Playing && m.clock.is_running() {
-                offer((
-                    m.clock_published_at.plus_ms(self.config.clock_tick_ms),
-                    Due::Tick,
-                ));
+            if let Some(t) = m.tick_timeout(self.config.clock_tick_ms) {
+                offer((t, Due::Tick));
             }
-            if let Some(t) = m.suspect_since {
-                offer((t.plus_ms(self.config.grace_ms), Due::Grace));
+            if let Some(t) = m.grace_timeout(self.config.grace_ms) {
+                offer((t, Due::Grace));
             }
-            if let Some(t) = m.claims_wait_until {
+            if let Some(t) = m.claims_timeout() {
                 offer((t, Due::Claims));
             }
-            if let Some(p) = m.pending_press {
-                let from = m.pending_wait_from.map_or(p.at, |w| w.max(p.at));
-                offer((from.plus_ms(self.config.pass_decision_ms), Due::Pass));
+            if let Some(t) = m.pass_timeout(self.config.pass_decision_ms) {
+                offer((t, Due::Pass));
             }
         }
         best
@@ -311,7 +307,7 @@ impl Referee {
 
     /// Queues an event with the next `seq`.
     pub(crate) fn emit(&mut self, kind: EventKind) {
-        let game = self.game.as_ref().map(|m| m.id.as_str());
+        let game = self.game.as_ref().map(Match::id);
         self.outbox.emit(&self.config.board, game, self.now, kind);
     }
 

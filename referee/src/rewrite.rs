@@ -56,7 +56,7 @@ impl Referee {
     /// Voids an earlier move: it counts as a pass (CN2002 19, 18.3 sanction "move void, counts as a pass").
     pub(crate) fn void_earlier_move(&mut self, number: u32) -> Result<(), RefereeError> {
         let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
-        if number == 0 || m.phase != Phase::Playing || m.voided.contains_key(&number) {
+        if number == 0 || m.phase != Phase::Playing || m.is_voided(number) {
             return Err(RefereeError::BadMove(number));
         }
         let index = usize::try_from(number.saturating_sub(1)).unwrap_or(usize::MAX);
@@ -68,7 +68,7 @@ impl Referee {
             .filter(|&(_, mv)| mv != Move::Pass)
             .ok_or(RefereeError::BadMove(number))?;
         let rebuilt = replay_with(&m.game, number, old.0, Move::Pass)?;
-        m.voided.insert(number, old);
+        m.handle_void(number, old);
         self.adopt_rebuilt(rebuilt, number, old.1, Move::Pass, "voided by the arbiter");
         Ok(())
     }
@@ -76,12 +76,12 @@ impl Referee {
     /// Restores an earlier voided move, if the later moves stay legal.
     pub(crate) fn restore_earlier_move(&mut self, number: u32) -> Result<(), RefereeError> {
         let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
-        let &(color, mv) = m.voided.get(&number).ok_or(RefereeError::BadMove(number))?;
+        let (color, mv) = m.voided_move(number).ok_or(RefereeError::BadMove(number))?;
         if m.phase != Phase::Playing {
             return Err(RefereeError::BadMove(number));
         }
         let rebuilt = replay_with(&m.game, number, color, mv)?;
-        m.voided.remove(&number);
+        m.handle_restore(number);
         self.adopt_rebuilt(rebuilt, number, Move::Pass, mv, "restored by the arbiter");
         Ok(())
     }

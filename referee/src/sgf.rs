@@ -247,6 +247,13 @@ fn parse_move(name: &str, size: BoardSize) -> Result<Move, SgfError> {
 }
 
 impl Referee {
+    /// The SGF header of the game in progress; `None` before a game.
+    pub fn sgf_header(&self) -> Option<SgfHeader> {
+        self.game
+            .as_ref()
+            .map(crate::match_state::Match::sgf_header)
+    }
+
     /// The game so far as SGF (empty string before a game starts): [`BoardState::sgf`] of
     /// [`Referee::state`].
     ///

@@ -5,7 +5,6 @@
 use goban_rules::{Color, Game, GameSetup, Point};
 
 use crate::clock::TimeControl;
-use crate::referee::Referee;
 use crate::replay;
 
 /// The parts of a game's SGF that its [`crate::BoardState`] does not carry; small, and the
@@ -41,7 +40,7 @@ impl SgfHeader {
     }
 
     /// The header of `game` as the rules core holds it, without game information.
-    fn of_game(game: &Game) -> Self {
+    pub(crate) fn of_game(game: &Game) -> Self {
         Self {
             setup: *game.setup(),
             initial: replay::opening_stones(game),
@@ -52,20 +51,5 @@ impl SgfHeader {
             date: None,
             time_control: None,
         }
-    }
-}
-
-impl Referee {
-    /// The SGF header of the game in progress; `None` before a game.
-    pub fn sgf_header(&self) -> Option<SgfHeader> {
-        let m = self.game.as_ref()?;
-        Some(SgfHeader {
-            event: m.event.clone(),
-            round: m.round.clone(),
-            place: m.place.clone(),
-            date: m.started_at.to_rfc3339().get(..10).map(str::to_owned),
-            time_control: m.clock.time_control(),
-            ..SgfHeader::of_game(&m.game)
-        })
     }
 }

@@ -15,13 +15,7 @@ impl Referee {
         if m.phase != Phase::Playing {
             return;
         }
-        let open: Vec<Claim> = m
-            .pending_press
-            .take()
-            .into_iter()
-            .chain(m.claims.drain(..))
-            .collect();
-        m.pending_wait_from = None;
+        let open = m.take_open_presses();
         self.hold(open);
     }
 
@@ -120,7 +114,7 @@ impl Referee {
         let unexplained = self
             .game
             .as_ref()
-            .is_some_and(|m| !m.held.is_empty() && m.board_alert.is_none());
+            .is_some_and(|m| !m.held.is_empty() && m.board_alert().is_none());
         if unexplained {
             self.update_board_alert("");
         }
@@ -157,7 +151,7 @@ impl Referee {
                  the stones played meanwhile taken off and replayed in order{note}"
             )
         };
-        let open = m.board_alert.clone();
+        let open = m.board_alert().map(str::to_owned);
         match (open, held) {
             (None, 0) => {}
             (None, _) => {
@@ -171,14 +165,14 @@ impl Referee {
                     message,
                 });
                 if let Some(m) = self.game.as_mut() {
-                    m.board_alert = Some(id);
+                    m.handle_board_alert_raised(id);
                 }
             }
             (Some(id), _) => {
                 if held == 0
                     && let Some(m) = self.game.as_mut()
                 {
-                    m.board_alert = None;
+                    m.handle_board_alert_closed();
                 }
                 if let Some(a) = self.devices.alert_mut(&id) {
                     a.presses_unexplained = held;
@@ -232,7 +226,7 @@ impl Referee {
     /// What the referee does with readings now (published in `device.interpretation`).
     pub(crate) fn interpretation(&self) -> Interpretation {
         match &self.game {
-            Some(m) if m.frozen => Interpretation::Frozen,
+            Some(m) if m.is_frozen() => Interpretation::Frozen,
             Some(m) if !m.held.is_empty() || self.sight.blind() => Interpretation::WaitingForBoard,
             _ => Interpretation::Reading,
         }
@@ -241,8 +235,7 @@ impl Referee {
     /// Ends the held presses of a game that ended or is replaced.
     pub(crate) fn drop_held(&mut self, why: &str) {
         let Some(m) = self.game.as_mut() else { return };
-        m.reconcile_failed = false;
-        m.unexplained = None;
+        m.forget_unexplained();
         if m.held.is_empty() {
             return;
         }

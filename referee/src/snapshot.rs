@@ -56,7 +56,7 @@ impl Referee {
 
     /// The game's part of the state.
     fn fill_game(&self, state: &mut BoardState, m: &Match) {
-        state.game = Some(m.id.clone());
+        state.game = Some(m.id().to_owned());
         state.ruleset = m.ruleset;
         state.komi = m.komi;
         state.move_number = m.move_count();
@@ -71,17 +71,13 @@ impl Referee {
         state.warnings = m.audit.warnings();
         state.phase = m.phase;
         state.result.clone_from(&m.result);
-        state.proposed_result.clone_from(&m.proposed);
+        state.proposed_result = m.proposed().cloned();
         state.result_unit = m.ruleset.score_unit();
-        state.count = m.count;
-        let dead = match m.phase {
-            Phase::Counting => self.dead_points(),
-            Phase::Finished => m.dead_at_end.clone(),
-            _ => Vec::new(),
-        };
+        state.count = m.count();
+        let dead = m.shown_dead(self.sight.physical());
         state.dead_stones = dead.into_iter().map(|i| go::name(i, self.size)).collect();
         state.seki = m
-            .seki
+            .seki()
             .iter()
             .map(|(p, ruling)| SekiMark {
                 point: go::name(p.index(), self.size),
@@ -90,7 +86,7 @@ impl Referee {
             .collect();
         state.end_signal = self.end_signal();
         state.audit = m.audit.entries().to_vec();
-        state.black.clone_from(&m.black);
-        state.white.clone_from(&m.white);
+        m.black().clone_into(&mut state.black);
+        m.white().clone_into(&mut state.white);
     }
 }

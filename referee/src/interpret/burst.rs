@@ -6,6 +6,7 @@ use crate::Timestamp;
 use crate::diff::Diff;
 use crate::go;
 use crate::input::Reading;
+use crate::match_state::Match;
 use crate::referee::Referee;
 
 /// Which readings of a burst may explain the board.
@@ -63,12 +64,12 @@ impl Referee {
                 .last()
                 .is_some_and(|l| l.color == s && l.mv == Move::Play(go::point(x)));
         let skew = self.config.port_skew_ms;
-        let found = m
-            .claims
-            .iter()
-            .position(|c| c.color == s && c.switched && c.at.plus_ms(skew) >= from && c.at < to);
-        if let (true, Some(k)) = (last_is_it, found) {
-            let claim = m.claims.remove(k);
+        if !last_is_it {
+            return;
+        }
+        let found =
+            m.take_claim(|c| c.color == s && c.switched && c.at.plus_ms(skew) >= from && c.at < to);
+        if let Some(claim) = found {
             self.complete_last_move(claim);
         }
     }
@@ -102,10 +103,7 @@ impl Referee {
         // A bare press still open (pass or premature press, digest) must be settled by the first
         // stone alone, as `on_new_stone` does; read as a sequence, the burst would leave the press
         // pending and pin it on a later move (CN2002 17.4).
-        let press_open = self
-            .game
-            .as_ref()
-            .is_some_and(|m| m.pending_press.is_some());
+        let press_open = self.game.as_ref().is_some_and(|m| m.open_press().is_some());
         // With the stones that stood and were captured inside the stall (its sub-steps), or
         // without them.
         let with_substeps = self.with_vanished(order);
@@ -142,7 +140,7 @@ impl Referee {
     /// Whether the open bare press is the first stone's: same colour, made after the stone was
     /// first read (less the ports' skew) and before the burst's second stone.
     fn open_press_completes(&self, order: &[(usize, Color, Timestamp)]) -> bool {
-        let Some(press) = self.game.as_ref().and_then(|m| m.pending_press) else {
+        let Some(press) = self.game.as_ref().and_then(Match::open_press) else {
             return false;
         };
         let Some(&(_, color, at)) = order.first() else {
@@ -156,10 +154,7 @@ impl Referee {
     /// stone's completing press.
     fn reopen_pending_press(&mut self) {
         let Some(m) = self.game.as_mut() else { return };
-        if let Some(press) = m.pending_press.take() {
-            m.pending_wait_from = None;
-            m.claims.insert(0, press);
-        }
+        m.requeue_open_press();
     }
 
     /// Records the stones of a burst as moves, each completed by the press made before the next.
@@ -184,12 +179,8 @@ impl Referee {
         to: crate::Timestamp,
     ) {
         let Some(m) = self.game.as_mut() else { return };
-        let found = m
-            .claims
-            .iter()
-            .position(|c| c.color == color && c.switched && c.at >= from && c.at < to);
-        if let Some(k) = found {
-            let claim = m.claims.remove(k);
+        let found = m.take_claim(|c| c.color == color && c.switched && c.at >= from && c.at < to);
+        if let Some(claim) = found {
             self.set_last_time(&claim);
         }
     }

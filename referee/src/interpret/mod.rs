@@ -13,6 +13,7 @@ use crate::debounce::Quiet;
 use crate::event::EventKind;
 use crate::go;
 use crate::input::Reading;
+use crate::match_state::Match;
 use crate::referee::Referee;
 use crate::state::Phase;
 
@@ -37,7 +38,7 @@ impl Referee {
         self.adopt_late_leftovers();
         let phase = self.game.as_ref().map(|m| m.phase);
         match phase {
-            Some(Phase::Playing) if !self.game.as_ref().is_some_and(|m| m.sealed) => {
+            Some(Phase::Playing) if !self.game.as_ref().is_some_and(Match::is_sealed) => {
                 self.reconcile();
                 self.read_hidden_sequence();
                 // Presses wait for any change still settling elsewhere: it may be their stone.
@@ -82,7 +83,7 @@ impl Referee {
     pub(crate) fn handle_grace_due(&mut self) {
         self.interpret(true);
         if let Some(m) = self.game.as_mut() {
-            m.suspect_since = None;
+            m.clear_suspect();
         }
         self.refresh_guidance();
         self.emit(EventKind::StateChanged);
@@ -187,7 +188,7 @@ impl Referee {
             // Held presses first: only a reading that explains them moves the game on.
             return false;
         }
-        let frozen = self.game.as_ref().is_some_and(|m| m.frozen);
+        let frozen = self.game.as_ref().is_some_and(Match::is_frozen);
         if frozen {
             return self.check_restored();
         }
@@ -201,7 +202,7 @@ impl Referee {
         }
         if diff.is_empty() {
             if let Some(m) = self.game.as_mut() {
-                m.suspect_since = None;
+                m.clear_suspect();
             }
             return false;
         }
@@ -210,7 +211,7 @@ impl Referee {
             // Setup stones not (yet) on the board — the handicap still to place, or swept off
             // with the last game's leftovers — are guidance, never an alert (issue 15).
             if let Some(m) = self.game.as_mut() {
-                m.suspect_since = None;
+                m.clear_suspect();
             }
             return false;
         }
@@ -274,9 +275,7 @@ impl Referee {
             return false;
         };
         if restored {
-            m.frozen = false;
-            m.known.clear();
-            m.suspect_since = None;
+            m.thaw();
         }
         restored
     }

@@ -24,7 +24,7 @@ impl Referee {
             return false;
         };
         if !grace {
-            m.suspect_since.get_or_insert(now);
+            m.handle_suspect(now);
             return false;
         }
         // A liberty of a vanished chain that reads `?` may hold the capturing stone: decide
@@ -37,10 +37,10 @@ impl Referee {
                 .any(|q| self.sight.physical()[q.index()] == Reading::Unknown)
         });
         if unreadable_liberty {
-            m.suspect_since = Some(now);
+            m.restart_suspect(now);
             return false;
         }
-        m.suspect_since = None;
+        m.clear_suspect();
         let withdrawn = m
             .last_stone()
             .filter(|&(c, r)| m.provisional && diff.removed.contains(&(r, c)));
@@ -118,33 +118,15 @@ impl Referee {
     /// Stones the advised forbidden or ko stone would have taken off belong to that one act.
     fn absorb_illegal_captures(&mut self, diff: &Diff) -> bool {
         let size = self.size;
-        let Some(m) = self.game.as_mut() else {
-            return false;
-        };
-        let Some((x, v)) = m.illegal_stone else {
-            return false;
-        };
-        if m.known.get(&x) != Some(&go::reading_of(v)) {
-            m.illegal_stone = None;
-            return false;
-        }
-        let absorbed = diff
-            .removed
-            .iter()
-            .all(|&(r, c)| c == v.opponent() && go::adjacent(r, x, size));
-        if absorbed {
-            for &(r, _) in &diff.removed {
-                m.known.insert(r, Reading::Empty);
-            }
-        }
-        absorbed
+        self.game
+            .as_mut()
+            .is_some_and(|m| m.absorb_illegal_captures(diff, size))
     }
 
     /// Many stones moved or vanished at once (CN2002 17.6): freeze and publish the full restore list.
     pub(crate) fn on_disturbed(&mut self, diff: &Diff) {
         let Some(m) = self.game.as_mut() else { return };
-        m.frozen = true;
-        m.suspect_since = None;
+        m.freeze();
         let number = m.move_count();
         let points = diff.points();
         let at = points
@@ -178,7 +160,7 @@ impl Referee {
         let Some((c, r)) = m.last_stone() else {
             return false;
         };
-        if m.double_move != Some(m.move_count()) || !diff.removed.contains(&(r, c)) {
+        if !m.last_is_double_move() || !diff.removed.contains(&(r, c)) {
             return false;
         }
         self.withdraw_last_move(r);
@@ -194,7 +176,7 @@ impl Referee {
         let Some((c, r)) = m.last_stone() else {
             return false;
         };
-        let uncompleted = m.provisional || m.double_move == Some(m.move_count());
+        let uncompleted = m.provisional || m.last_is_double_move();
         if !uncompleted || !diff.removed.contains(&(r, c)) || diff.added.iter().any(|a| a.1 == c) {
             return false;
         }

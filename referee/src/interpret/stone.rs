@@ -66,7 +66,7 @@ impl Referee {
     fn play_stone(&mut self, x: usize, s: Color, at: Timestamp) {
         let press = self.game.as_mut().and_then(|m| {
             m.void_pending = None;
-            m.pending_press.take()
+            m.take_open_press()
         });
         // How late a stone may be read after its press: `port_skew`, or the lag measured from
         // play (issue 39.5); a stone read in its press's millisecond is a tie, the player's.
@@ -104,7 +104,7 @@ impl Referee {
         let Some(m) = self.game.as_mut() else {
             return false;
         };
-        let open = m.pending_press.filter(|p| p.color == to_move);
+        let open = m.open_press().filter(|p| p.color == to_move);
         if open.is_some()
             && (self.stone_unreported_of(to_move, self.sight.changed_at()[x])
                 || self.substep_still_settling())
@@ -117,9 +117,9 @@ impl Referee {
         let Some(m) = self.game.as_mut() else {
             return false;
         };
-        if let Some(press) = open {
-            m.pending_press = None;
-            let wait = m.pending_wait_from.take();
+        if open.is_some()
+            && let Some((press, wait)) = m.take_open_press_and_wait()
+        {
             if !self.pass_proven(&press, wait, self.sight.changed_at()[x]) {
                 // The press's stone may hide where the board could not see: ask (point 7).
                 self.hold(vec![press]);
@@ -153,7 +153,7 @@ impl Referee {
             self.record_pass(to_move, claim, false);
             return true;
         }
-        if m.deadline_pass.is_some()
+        if m.has_deadline_pass()
             && m.game
                 .moves()
                 .last()
@@ -189,7 +189,7 @@ impl Referee {
             self.record_move(s, Move::Play(go::point(x)), at, true);
             if let Some(m) = self.game.as_mut() {
                 m.known.remove(&x);
-                m.double_move = Some(m.move_count());
+                m.handle_double_move();
             }
         }
         self.raise(InfractionKind::DoubleMove, s, number, vec![x], evidence);
@@ -200,12 +200,7 @@ impl Referee {
         let at = self.sight.changed_at()[x];
         let Some(m) = self.game.as_mut() else { return };
         let number = m.move_count() + 1;
-        m.known.insert(x, go::reading_of(s));
-        for &(r, _) in &diff.removed {
-            m.known.insert(r, Reading::Empty);
-        }
-        m.void_pending = Some(s);
-        m.illegal_stone = Some((x, s));
+        m.handle_illegal_stone(x, s, diff);
         let what = match kind {
             InfractionKind::KoViolation => "retakes the ko",
             _ => "on a point without liberties",

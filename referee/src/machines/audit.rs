@@ -4,7 +4,7 @@ use goban_rules::Color;
 
 use crate::audit::AuditEntry;
 use crate::error::RefereeError;
-use crate::infraction::{Infraction, InfractionId};
+use crate::infraction::{Infraction, InfractionId, InfractionStatus};
 use crate::state::PerColor;
 
 /// What a game's record holds besides its moves: the alerts raised (ids `<game>-i<n>`),
@@ -56,6 +56,49 @@ impl Audit {
             .ok_or_else(|| RefereeError::UnknownInfraction(id.0.clone()))
     }
 
+    /// "I'm on my way": `by` takes the open alert `id` at `now` (or hands it back with
+    /// `withdraw`), so the others see who walks to the table; returns the alert's index.
+    ///
+    /// A closed alert cannot be taken; one another arbiter took is refused unless
+    /// `take_over`, so two arbiters do not walk to the same table without knowing it.
+    pub(crate) fn handle_acknowledge(
+        &mut self,
+        id: &InfractionId,
+        take: Take<'_>,
+        now: String,
+    ) -> Result<usize, RefereeError> {
+        let index = self.index_of(id)?;
+        let Some(alert) = self.infractions.get_mut(index) else {
+            return Err(RefereeError::UnknownInfraction(id.0.clone()));
+        };
+        if alert.status != InfractionStatus::Open || alert.ruled_by.is_some() {
+            return Err(RefereeError::AlreadyRuled {
+                id: id.0.clone(),
+                status: alert.status,
+                by: alert
+                    .ruled_by
+                    .clone()
+                    .unwrap_or_else(|| "the referee".into()),
+            });
+        }
+        if take.withdraw {
+            alert.taken_by = None;
+            alert.taken_at = None;
+            return Ok(index);
+        }
+        match &alert.taken_by {
+            Some(other) if other != take.by && !take.take_over => Err(RefereeError::Taken {
+                id: id.0.clone(),
+                by: other.clone(),
+            }),
+            _ => {
+                alert.taken_by = Some(take.by.to_owned());
+                alert.taken_at = Some(now);
+                Ok(index)
+            }
+        }
+    }
+
     /// The warnings given so far.
     pub(crate) fn warnings(&self) -> PerColor {
         self.warnings
@@ -85,4 +128,12 @@ impl Audit {
         // Invariant: an entry was just pushed.
         &self.audit[self.audit.len() - 1]
     }
+}
+
+/// Who takes an alert, or hands it back (`withdraw`), and whether over another arbiter.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Take<'a> {
+    pub(crate) by: &'a str,
+    pub(crate) withdraw: bool,
+    pub(crate) take_over: bool,
 }

@@ -5,10 +5,19 @@ use std::collections::{BTreeMap, BTreeSet};
 use goban_rules::score::{Score, SekiMarks};
 use goban_rules::{Color, Game, Ruleset};
 
+mod claims;
+mod counting;
+mod leftovers;
+mod pause;
+mod standing;
+mod timers;
+
 use crate::Timestamp;
+use crate::infraction::{Infraction, InfractionId};
 use crate::input::{Button, Reading};
 use crate::machines::audit::Audit;
 use crate::move_records::MoveRecords;
+use crate::sgf_header::SgfHeader;
 use crate::state::Phase;
 use crate::timekeeper::{Switched, Timekeeper};
 
@@ -53,20 +62,33 @@ pub(crate) struct ClockAway {
     pub(crate) matched: u32,
 }
 
-/// The game in progress.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-pub(crate) struct Match {
+/// Who plays a game and where, from its start command and the board's configuration.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Entry {
     pub(crate) id: String,
     pub(crate) black: String,
     pub(crate) white: String,
     pub(crate) event: Option<String>,
-    /// The round (SGF `RO`).
     pub(crate) round: Option<String>,
-    /// The place (SGF `PC`).
     pub(crate) place: Option<String>,
-    /// When the arbiter started the game.
-    pub(crate) started_at: Timestamp,
+    /// Whether the colours were drawn and fixed (a wrong colour is alerted, CN2002 17.1).
     pub(crate) colours_fixed: bool,
+}
+
+/// The game in progress.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Match {
+    id: String,
+    black: String,
+    white: String,
+    event: Option<String>,
+    /// The round (SGF `RO`).
+    round: Option<String>,
+    /// The place (SGF `PC`).
+    place: Option<String>,
+    /// When the arbiter started the game.
+    started_at: Timestamp,
+    colours_fixed: bool,
     pub(crate) ruleset: Ruleset,
     pub(crate) komi: f64,
     /// Checkpointed as its setup and moves, rebuilt on restore (`checkpoint.rs`).
@@ -78,40 +100,40 @@ pub(crate) struct Match {
     /// When the last move's stone arrived (its final reading).
     pub(crate) placed_at: Timestamp,
     /// The press behind the last move, when that move is a pass announced at the pass deadline.
-    pub(crate) deadline_pass: Option<Claim>,
+    deadline_pass: Option<Claim>,
     /// A press with no new stone: a pass or a premature press (digest).
-    pub(crate) pending_press: Option<Claim>,
+    pending_press: Option<Claim>,
     /// Presses that arrived while the board was not quiet.
-    pub(crate) claims: Vec<Claim>,
+    claims: Vec<Claim>,
     /// Presses are judged from this time on: the first one's captured stones may still be
     /// taken off in board frames that have not arrived (the ports' skew, issue 15).
-    pub(crate) claims_wait_until: Option<Timestamp>,
+    claims_wait_until: Option<Timestamp>,
     /// Presses the board could not explain (it could not see): no move or pass is guessed;
     /// they wait for a reading that explains them (referee-notes.md point 7).
     pub(crate) held: Vec<Claim>,
     /// The held presses could not be explained by the last reading.
-    pub(crate) reconcile_failed: bool,
+    reconcile_failed: bool,
     /// What the last failed reconciliation saw (the diff and the number of held presses), or
     /// `None` once it was ambiguous: more presses never tell apart two orders of the same
     /// stones, so the search is not run again until the position is restored.
-    pub(crate) unexplained: Option<Option<(crate::diff::Diff, usize)>>,
+    unexplained: Option<Option<(crate::diff::Diff, usize)>>,
     /// The number of the last move when it is a recorded double move (advised, not voided):
     /// lifting its stone withdraws it at once.
-    pub(crate) double_move: Option<u32>,
+    double_move: Option<u32>,
     /// Points unreadable when the game started: what they first read is a leftover, never a move.
-    pub(crate) unread_at_start: BTreeSet<usize>,
+    unread_at_start: BTreeSet<usize>,
     /// Stones first read after the start at points unread then, before any move: leftovers,
     /// unless a press the board did not explain claims one as its move (the reconciliation decides).
     pub(crate) late_found: BTreeSet<usize>,
     /// The clock is away (or back with its backlog still coming): how many moves the game
     /// had when it went, and how many presses of its backlog were matched to moves the board
     /// read meanwhile (issue 39.7).
-    pub(crate) clock_away: Option<ClockAway>,
+    clock_away: Option<ClockAway>,
     /// The open `board_unavailable` device alert's id.
-    pub(crate) board_alert: Option<String>,
+    board_alert: Option<String>,
     /// The pending press's pass deadline counts from here when later than the press
     /// (a press explained only once the board could see again).
-    pub(crate) pending_wait_from: Option<Timestamp>,
+    pending_wait_from: Option<Timestamp>,
     /// The side whose button the physical clock takes now.
     pub(crate) press_turn: Color,
     /// A forbidden or ko stone was advised, not voided: if the opponent plays next, it counts as a pass.
@@ -122,57 +144,72 @@ pub(crate) struct Match {
     /// (the debouncer's sub-steps): a stone placed and captured before it was reported.
     pub(crate) vanished: Vec<crate::debounce::Vanished>,
     /// The advised forbidden or ko stone still standing, with its colour.
-    pub(crate) illegal_stone: Option<(usize, Color)>,
+    illegal_stone: Option<(usize, Color)>,
     /// Physical deviations already alerted on or ruled: no second alert for one act.
     pub(crate) known: BTreeMap<usize, Reading>,
     /// Since when an unexplained removal has been seen (grace before an alert).
-    pub(crate) suspect_since: Option<Timestamp>,
+    suspect_since: Option<Timestamp>,
     /// The board was disturbed: no interpretation until it shows the game position again (CN2002 17.6).
-    pub(crate) frozen: bool,
+    frozen: bool,
     /// The alerts, warnings and arbiter acts of the game.
     #[serde(flatten)]
     pub(crate) audit: Audit,
     pub(crate) phase: Phase,
     /// The phase to return to after a pause.
-    pub(crate) resume_phase: Phase,
-    pub(crate) sealed: bool,
+    resume_phase: Phase,
+    sealed: bool,
     pub(crate) result: Option<String>,
-    pub(crate) proposed: Option<String>,
+    proposed: Option<String>,
     pub(crate) clock: Timekeeper,
-    pub(crate) black_button: Button,
+    black_button: Button,
     /// Arbiter marks of dead (true) or alive (false) stones, by point (CN2002 8, 21.4).
-    pub(crate) marks: BTreeMap<usize, bool>,
+    marks: BTreeMap<usize, bool>,
     /// Arbiter rulings on seki during counting (CN2002 21.2; they change the count under JK).
-    pub(crate) seki: SekiMarks,
+    seki: SekiMarks,
     /// The count of the position with the dead stones as marked: the proposal while
     /// counting, kept at the end when the result is the count's.
-    pub(crate) count: Option<Score>,
+    count: Option<Score>,
     /// The dead stones when counting ended: the final state and the SGF keep them.
-    pub(crate) dead_at_end: Vec<usize>,
+    dead_at_end: Vec<usize>,
     /// DONE keys pressed, by colour.
-    pub(crate) done: BTreeSet<Color>,
-    pub(crate) wrong_colour_raised: bool,
+    done: BTreeSet<Color>,
+    wrong_colour_raised: bool,
     /// Voided moves: number and the original move, for restoring.
-    pub(crate) voided: BTreeMap<u32, (Color, goban_rules::Move)>,
+    voided: BTreeMap<u32, (Color, goban_rules::Move)>,
     /// Flag falls already alerted on, by side and instant: one flag fall, one `time_forfeit`.
-    pub(crate) forfeits: BTreeSet<(Color, Timestamp)>,
+    forfeits: BTreeSet<(Color, Timestamp)>,
     /// When the last `clock` event went out (the tick counts from there).
-    pub(crate) clock_published_at: Timestamp,
+    clock_published_at: Timestamp,
 }
 
 impl Match {
-    /// A game just started at `now`, `game` fresh from the rules core; names and ids are set by the caller.
-    pub(crate) fn new(game: Game, clock: Timekeeper, now: Timestamp, black_button: Button) -> Self {
+    /// The game `entry` just started at `now`, `game` fresh from the rules core.
+    pub(crate) fn new(
+        game: Game,
+        clock: Timekeeper,
+        now: Timestamp,
+        black_button: Button,
+        entry: Entry,
+    ) -> Self {
         let first = game.first_to_move();
+        let Entry {
+            id,
+            black,
+            white,
+            event,
+            round,
+            place,
+            colours_fixed,
+        } = entry;
         Self {
-            id: String::new(),
-            black: String::new(),
-            white: String::new(),
-            event: None,
-            round: None,
-            place: None,
+            id,
+            black,
+            white,
+            event,
+            round,
+            place,
             started_at: now,
-            colours_fixed: true,
+            colours_fixed,
             ruleset: game.setup().ruleset,
             komi: game.setup().komi,
             game,
@@ -217,6 +254,52 @@ impl Match {
             voided: BTreeMap::new(),
             forfeits: BTreeSet::new(),
             clock_published_at: now,
+        }
+    }
+
+    /// The game's id.
+    pub(crate) fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Black's name.
+    pub(crate) fn black(&self) -> &str {
+        &self.black
+    }
+
+    /// White's name.
+    pub(crate) fn white(&self) -> &str {
+        &self.white
+    }
+
+    /// CN2002 17.1: up to move 10 wrong colours are corrected by swapping the players.
+    pub(crate) fn swap_players(&mut self) {
+        std::mem::swap(&mut self.black, &mut self.white);
+    }
+
+    /// The players hold each other's colours (CN2002 17.1): the buttons swap. True when it is
+    /// to be alerted: the colours were fixed and it was not alerted before in this game.
+    pub(crate) fn handle_wrong_colour(&mut self) -> bool {
+        self.black_button = self.black_button.other();
+        let raise = self.colours_fixed && !self.wrong_colour_raised;
+        self.wrong_colour_raised = true;
+        raise
+    }
+
+    /// Raises the alert `alert` makes of the game's next id (`<game>-i<n>`); returns its index.
+    pub(crate) fn raise_alert(&mut self, alert: impl FnOnce(InfractionId) -> Infraction) -> usize {
+        self.audit.raise(&self.id, alert)
+    }
+
+    /// The SGF header of the game.
+    pub(crate) fn sgf_header(&self) -> SgfHeader {
+        SgfHeader {
+            event: self.event.clone(),
+            round: self.round.clone(),
+            place: self.place.clone(),
+            date: self.started_at.to_rfc3339().get(..10).map(str::to_owned),
+            time_control: self.clock.time_control(),
+            ..SgfHeader::of_game(&self.game)
         }
     }
 
