@@ -7,34 +7,13 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
+use goban_referee::clock::ClockReading;
 use goban_referee::{MoveRecord, PerColor, SekiMark};
 use goban_rules::Color;
 use goban_rules::score::Score;
 
 /// Every error answer is an RFC 9457 problem; the handlers' annotations name it `ErrorBody`.
 pub(crate) use super::error::Problem as ErrorBody;
-
-/// One side's clock reading.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct SideClock {
-    /// Main time left.
-    main_ms: u64,
-    /// Byo-yomi periods (or reserved minutes, CN2002 12.3) left.
-    periods: Option<u32>,
-    /// Time left in the current period.
-    period_ms: Option<u64>,
-}
-
-/// Both clocks.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct ClockState {
-    /// Whose clock runs, or null when stopped.
-    running: Option<Color>,
-    /// Black's clock.
-    black: SideClock,
-    /// White's clock.
-    white: SideClock,
-}
 
 /// An alert for the arbiter (rules-digest.md "Infractions").
 #[derive(Serialize, ToSchema)]
@@ -193,7 +172,7 @@ pub(crate) struct BoardState {
     /// Prisoners taken by each side.
     captures: PerColor,
     /// Clock reading.
-    clock: Option<ClockState>,
+    clock: Option<ClockReading>,
     /// Alerts of this game.
     infractions: Vec<Infraction>,
     /// Warnings per side (CN2002 24).
@@ -355,7 +334,7 @@ pub(crate) struct LiveBoardState {
     /// Prisoners taken by each side.
     captures: PerColor,
     /// Clock reading.
-    clock: Option<ClockState>,
+    clock: Option<ClockReading>,
     /// Alerts of this game.
     infractions: Vec<Infraction>,
     /// Warnings per side (CN2002 24).
