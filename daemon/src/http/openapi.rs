@@ -9,7 +9,7 @@ use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::openapi::{Content, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-use goban_referee::{MoveRecord, RulingAction, SekiMark};
+use goban_referee::{Evidence, Infraction, MoveRecord, RulingAction, SekiMark};
 use goban_rules::score::{Score, SideCount};
 use goban_rules::{Color, KoRule, Ruleset};
 
@@ -20,8 +20,8 @@ use super::bodies::{
 use super::error::{PROBLEM_JSON, Problem};
 use super::routes::{analysis, arbiter, archive, boards, games, me};
 use super::schema::{
-    AuditEntry, AuditList, BoardHealth, BoardList, BoardState, Evidence, GameList, Health,
-    Infraction, JournalHealth, LastMove, LiveBoardState, SseEvent, TournamentHealth,
+    AuditEntry, AuditList, BoardHealth, BoardList, BoardState, GameList, Health, JournalHealth,
+    LastMove, LiveBoardState, SseEvent, TournamentHealth,
 };
 use super::{metrics, sse};
 

@@ -8,94 +8,12 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use goban_referee::clock::ClockReading;
-use goban_referee::{MoveRecord, PerColor, SekiMark};
+use goban_referee::{Infraction, MoveRecord, PerColor, SekiMark};
 use goban_rules::Color;
 use goban_rules::score::Score;
 
 /// Every error answer is an RFC 9457 problem; the handlers' annotations name it `ErrorBody`.
 pub(crate) use super::error::Problem as ErrorBody;
-
-/// An alert for the arbiter (rules-digest.md "Infractions").
-#[derive(Serialize, ToSchema)]
-pub(crate) struct Infraction {
-    /// Id used in `/infractions/{id}/ruling`.
-    id: String,
-    /// Id of the infraction table, e.g. `missed_capture`.
-    #[schema(example = "missed_capture")]
-    kind: String,
-    /// Rule article, e.g. `CN2002 18.2`.
-    #[schema(example = "CN2002 18.2")]
-    article: String,
-    /// Who committed it; null when no one can be known (`board_disturbed`: a knocked board).
-    player: Option<Color>,
-    /// Move it belongs to.
-    move_number: u32,
-    /// Points involved.
-    points: Vec<String>,
-    /// `open`, `confirmed` (legacy: closed without sanction), `sanctioned`, `dismissed`, `converted`
-    /// (a time forfeit turned into a pass, CN2002 22.5). Only an `open` alert takes a ruling.
-    #[schema(example = "open")]
-    status: String,
-    /// RFC 3339 UTC with milliseconds.
-    at: String,
-    /// The sanction the article gives, in words.
-    #[schema(
-        example = "one warning, the dead stones are removed, the clock is not changed (CN2002 18.2)"
-    )]
-    sanction: String,
-    /// Whether that sanction is in effect (a dismissal undoes it).
-    sanction_applied: bool,
-    /// What the sensors and the clock showed, oldest first.
-    evidence: Vec<Evidence>,
-    /// The arbiter's note from the ruling, if any.
-    note: Option<String>,
-    /// Who ruled on it (`arbiter#1`); absent while open or when sanctioned automatically.
-    #[schema(example = "arbiter#1")]
-    ruled_by: Option<String>,
-    /// The arbiter on the way to the table ("I'm on my way", `POST .../acknowledge`);
-    /// absent while nobody took the alert.
-    #[schema(example = "Li Wei")]
-    taken_by: Option<String>,
-    /// When they took it (RFC 3339).
-    taken_at: Option<String>,
-}
-
-/// One line of an alert's evidence. The board each line shows is given once and then as changes:
-/// the first line carries `seen`, a later line `changed` when its board differs from the line
-/// before, and a line with neither shows the same board as the line before.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct Evidence {
-    /// RFC 3339 UTC with milliseconds.
-    at: String,
-    /// What the sensors or the clock showed, in words.
-    #[schema(example = "black stone read on E4")]
-    what: String,
-    /// The whole board as the sensors read it at that moment (every point not listed read empty):
-    /// on the first line only; absent in alerts raised before it was recorded.
-    seen: Option<EvidenceSeen>,
-    /// The points whose reading changed since the line before, by what they read now.
-    #[schema(example = json!({"black": ["E4"]}))]
-    changed: Option<EvidenceSeen>,
-    /// The points the line is about: the point read, or the alert's own points for its finding;
-    /// absent when none (a press, a time forfeit).
-    #[schema(example = json!(["E4"]))]
-    points: Option<Vec<String>>,
-}
-
-/// Points by what the sensors read on them ("D4" notation); an empty list is absent.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct EvidenceSeen {
-    /// Points read as a black stone.
-    #[schema(example = json!(["D5", "E4", "E6", "F5"]))]
-    black: Option<Vec<String>>,
-    /// Points read as a white stone.
-    #[schema(example = json!(["A1", "A2", "E5"]))]
-    white: Option<Vec<String>>,
-    /// Points read empty: only in `changed` (in `seen` every point not listed is empty).
-    empty: Option<Vec<String>>,
-    /// Points whose sensor could not be read.
-    unreadable: Option<Vec<String>>,
-}
 
 /// One arbiter action of the audit trail: who, when, what, the note.
 #[derive(Serialize, ToSchema)]
