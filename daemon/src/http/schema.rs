@@ -8,48 +8,12 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use goban_referee::clock::ClockReading;
-use goban_referee::{Infraction, MoveRecord, PerColor, SekiMark};
+use goban_referee::{AuditEntry, Infraction, MoveRecord, PerColor, SekiMark};
 use goban_rules::Color;
 use goban_rules::score::Score;
 
 /// Every error answer is an RFC 9457 problem; the handlers' annotations name it `ErrorBody`.
 pub(crate) use super::error::Problem as ErrorBody;
-
-/// One arbiter action of the audit trail: who, when, what, the note.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct AuditEntry {
-    /// 1-based position in the game's trail.
-    number: u32,
-    /// When it took effect, RFC 3339.
-    at: String,
-    /// The arbiter: the name their token carries (`[[server.arbiters]]`), else the index
-    /// of their token (`arbiter#1`); never the token.
-    #[schema(example = "arbiter#1")]
-    by: String,
-    /// The command: `start_game`, `ruling`, `acknowledge`, `pause`, `resume`, `adjust_clock`, `late_start`,
-    /// `seal`, `unseal`, `mark_dead`, `mark_seki`, `confirm_result`, `resume_play`, `set_result`,
-    /// `void_move`, `restore_move`.
-    #[schema(example = "adjust_clock")]
-    action: String,
-    /// What was done, in words.
-    #[schema(example = "1 min taken from White's clock (CN2002 22.8-22.9)")]
-    what: String,
-    /// The last move's number when it happened (its SGF node).
-    move_number: u32,
-    /// The arbiter's note.
-    note: Option<String>,
-}
-
-/// GET /boards/{board}/audit: the current game's audit trail.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct AuditList {
-    /// Board id.
-    board: String,
-    /// Game id, null before the first game.
-    game: Option<String>,
-    /// Every arbiter action, oldest first.
-    audit: Vec<AuditEntry>,
-}
 
 /// Connection state of the devices.
 #[derive(Serialize, ToSchema)]
