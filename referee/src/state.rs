@@ -58,6 +58,7 @@ impl PerColor {
 
 /// Connection of one device.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Link {
     /// Answering.
@@ -69,6 +70,7 @@ pub enum Link {
 
 /// Device health (api.md `device`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeviceState {
     /// The sensor board.
     pub board: Link,
@@ -102,6 +104,7 @@ pub struct DeviceState {
 
 /// What the referee does with the board's readings now.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Interpretation {
     /// Readings are interpreted as moves.

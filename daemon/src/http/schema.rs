@@ -8,21 +8,12 @@ use serde_json::Value;
 use utoipa::ToSchema;
 
 use goban_referee::clock::ClockReading;
-use goban_referee::{AuditEntry, Infraction, MoveRecord, PerColor, SekiMark};
+use goban_referee::{AuditEntry, DeviceState, Infraction, MoveRecord, PerColor, SekiMark};
 use goban_rules::Color;
 use goban_rules::score::Score;
 
 /// Every error answer is an RFC 9457 problem; the handlers' annotations name it `ErrorBody`.
 pub(crate) use super::error::Problem as ErrorBody;
-
-/// Connection state of the devices.
-#[derive(Serialize, ToSchema)]
-pub(crate) struct DeviceState {
-    /// `connected` or another condition word.
-    board: String,
-    /// `connected` or another condition word.
-    clock: String,
-}
 
 /// The board state of api.md (GET /boards/{board}, SSE `state` events, MQTT `state`).
 #[derive(Serialize, ToSchema)]
