@@ -9,7 +9,9 @@ use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::openapi::{Content, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-use goban_referee::{AuditEntry, Evidence, Infraction, MoveRecord, RulingAction, SekiMark};
+use goban_referee::{
+    AuditEntry, Evidence, Infraction, LastMove, MoveRecord, RulingAction, SekiMark,
+};
 use goban_rules::score::{Score, SideCount};
 use goban_rules::{Color, KoRule, Ruleset};
 
@@ -20,8 +22,8 @@ use super::bodies::{
 use super::error::{PROBLEM_JSON, Problem};
 use super::routes::{analysis, arbiter, archive, boards, games, me};
 use super::schema::{
-    BoardHealth, BoardList, BoardState, GameList, Health, JournalHealth, LastMove, LiveBoardState,
-    SseEvent, TournamentHealth,
+    BoardHealth, BoardList, BoardState, GameList, Health, JournalHealth, LiveBoardState, SseEvent,
+    TournamentHealth,
 };
 use super::{metrics, sse};
 
