@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// What a device alert is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum DeviceAlertKind {
     /// The board could not see (unplugged, frames lost, `?` or chattering points) while
@@ -19,6 +20,7 @@ pub enum DeviceAlertKind {
 
 /// One device alert (published in `device.alerts` on the `device` topic and in the state).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeviceAlert {
     /// Unique within the board's life: "<board>-d<n>".
     pub id: String,
@@ -26,6 +28,7 @@ pub struct DeviceAlert {
     pub kind: DeviceAlertKind,
     /// The chattering point ("D4"), for `chattering_sensor`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(example = "D4"))]
     pub point: Option<String>,
     /// Clock presses the board could not explain yet, for `board_unavailable`.
     #[serde(default)]

@@ -14,6 +14,7 @@ pub const SCHEMA_VERSION: u8 = 1;
 
 /// The game's phase (api.md `phase`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Phase {
     /// No game started: the board only shows its sensors.
@@ -58,6 +59,7 @@ impl PerColor {
 
 /// Connection of one device.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Link {
     /// Answering.
@@ -69,6 +71,7 @@ pub enum Link {
 
 /// Device health (api.md `device`).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct DeviceState {
     /// The sensor board.
     pub board: Link,
@@ -102,6 +105,7 @@ pub struct DeviceState {
 
 /// What the referee does with the board's readings now.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Interpretation {
     /// Readings are interpreted as moves.
@@ -114,16 +118,26 @@ pub enum Interpretation {
     Frozen,
 }
 
-/// The published state of one board (api.md "Board state").
+/// The published state of one board (api.md "Board state"): GET /boards/{board}, a finished
+/// game's final state, the journal's checkpoints.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(
+        description = "The board state of api.md (GET /boards/{board}, a finished game's final state)."
+    )
+)]
 pub struct BoardState {
     /// Schema version (1).
     pub v: u8,
-    /// Output counter of this board.
+    /// Output counter of this board: it only grows, also across restarts.
     pub seq: u64,
     /// Board id.
+    #[cfg_attr(feature = "openapi", schema(example = "table-1"))]
     pub board: String,
-    /// Game id, once a game started.
+    /// Game id, once a game started; null before the first game.
+    #[cfg_attr(feature = "openapi", schema(example = "2026-11-30-table-1-1"))]
     pub game: Option<String>,
     /// Board size.
     pub size: u8,
@@ -131,13 +145,14 @@ pub struct BoardState {
     pub ruleset: Ruleset,
     /// Komi in points.
     pub komi: f64,
-    /// The game position, size*size chars in wire index order.
+    /// The game position, size*size chars of `.`, `B`, `W` in the index order of wire-protocol.md.
     pub position: String,
     /// Moves played so far (passes included).
     pub move_number: u32,
     /// The side to move.
     pub to_move: Color,
-    /// Every move with its time.
+    /// Every move with its time: the game record.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<crate::MoveRecord>))]
     pub moves: MoveRecords,
     /// Stones captured by each side.
     pub captures: PerColor,
@@ -151,37 +166,50 @@ pub struct BoardState {
     pub device: DeviceState,
     /// Phase.
     pub phase: Phase,
-    /// Final result in SGF `RE` form, or null; a margin is in `result_unit`.
+    /// Final result in SGF `RE` form with the margin in `result_unit`, e.g. `B+0.75` (stones,
+    /// cn2002), `W+6.5` (points, jk), `B+R`, `W+T`; null while playing.
     pub result: Option<String>,
-    /// The counted score proposed during counting, or the result a resignation signal
-    /// proposes, before the arbiter confirms it.
+    /// The counted score proposed during counting, or `B+R`/`W+R` while a resignation signal
+    /// (two own stones at one's lower-right corner) waits for the arbiter's `POST /result`,
+    /// before the arbiter confirms it.
     pub proposed_result: Option<String>,
     /// The unit of the margins of `result` and `proposed_result`: `stones` under CN2002 and
     /// the historical rules (1 stone = 2 points), `points` under JK and Ing.
     #[serde(default = "stones")]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub result_unit: ScoreUnit,
     /// The count behind `proposed_result` (counting) or `result` (when the count gave it):
-    /// per side stones, territory, prisoners, and dame, komi, handicap give-back, warnings.
+    /// per side stones, territory, prisoners, and dame, komi, handicap give-back, warnings;
+    /// null otherwise.
     #[serde(default)]
     pub count: Option<Score>,
-    /// A physical end signal waiting for the arbiter or the other player (CN2002 终局).
+    /// A physical end signal waiting for the arbiter or the other player (CN2002 终局), or null:
+    /// `{"signal": "resignation", "color", "points", "move_number"}`,
+    /// `{"signal": "agreed_end_proposed", "color", "move_number"}` or
+    /// `{"signal": "out_of_order", "zone", "stone", "move_number"}`.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub end_signal: Option<crate::end_signals::EndSignal>,
-    /// Points counted dead: marked while counting, kept in the final state.
+    /// Points counted dead ("D4"): marked while counting, kept in the final state.
     pub dead_stones: Vec<String>,
-    /// The arbiter's seki rulings of the count (CN2002 21.2), by the point that named each group.
+    /// The arbiter's seki rulings of the count (`POST /seki`, CN2002 21.2), by the point that
+    /// named each group.
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub seki: Vec<SekiMark>,
-    /// The physical position after debouncing (same encoding as `position`).
+    /// The physical position after debouncing (same encoding as `position`, plus `?` for a
+    /// point whose sensor cannot be read).
     pub physical: String,
     /// What to change on the board to restore the game position (the LED list).
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub guidance: Guidance,
     /// Every arbiter action of the game, oldest first (who, when, what, note).
     #[serde(default)]
+    #[cfg_attr(feature = "openapi", schema(required = true))]
     pub audit: Vec<crate::audit::AuditEntry>,
-    /// Players.
+    /// Players: Black.
     pub black: String,
-    /// Players.
+    /// Players: White.
     pub white: String,
 }
 
@@ -206,30 +234,48 @@ fn stones() -> ScoreUnit {
 
 /// The newest move of the live state (api.md "Changes": `last_move`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LastMove {
     /// 1-based move number.
     pub number: u32,
     /// Who moved.
     pub color: Color,
     /// "D4" or "pass".
+    #[cfg_attr(feature = "openapi", schema(example = "Q16"))]
     pub point: String,
-    /// The mover's time left after the move, when a clock runs.
+    /// The mover's time left after the move, when a clock runs; null until the press that
+    /// completes the move. That press publishes no new state: its update goes on `moves` (a
+    /// `correction` with `was` = `now` and the times) and `clock`; `GET /boards/{board}` has
+    /// it at once.
     pub time_left_ms: Option<u64>,
-    /// The mover's byo-yomi periods (or Canadian moves) left, when a clock runs.
+    /// The mover's byo-yomi periods (or Canadian moves) left, when a clock runs; null until
+    /// the press, like `time_left_ms`.
     pub periods_left: Option<u32>,
 }
 
 /// The live state (v2) as published on MQTT `state` and SSE `state`: every field of
 /// [`BoardState`] but `moves`, plus `last_move`; it borrows, so serializing it copies nothing.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(
+        as = LiveBoardState,
+        description = "The live state (v2) of api.md: `GET /boards` lists them, SSE and MQTT \
+            `state` carry them. Every field of `BoardState` but `moves`, plus `last_move`; \
+            `physical` only while it differs from `position`."
+    )
+)]
 pub struct LiveState<'a> {
-    /// Schema version ([`LIVE_SCHEMA_VERSION`]).
+    /// Schema version (2).
     pub v: u8,
-    /// Output counter of this board.
+    /// Output counter of this board: it only grows, also across restarts.
     pub seq: u64,
     /// Board id.
+    #[cfg_attr(feature = "openapi", schema(value_type = String, example = "table-1"))]
     pub board: &'a str,
-    /// Game id, once a game started.
+    /// Game id, once a game started; null before the first game.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
     pub game: Option<&'a str>,
     /// Board size.
     pub size: u8,
@@ -237,7 +283,8 @@ pub struct LiveState<'a> {
     pub ruleset: Ruleset,
     /// Komi in points.
     pub komi: f64,
-    /// The game position.
+    /// The game position, size*size chars of `.`, `B`, `W`.
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub position: &'a str,
     /// Moves played so far (passes included).
     pub move_number: u32,
@@ -248,41 +295,56 @@ pub struct LiveState<'a> {
     /// Stones captured by each side.
     pub captures: PerColor,
     /// The clock at this seq; readings in between go on `clock`.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<ClockReading>))]
     pub clock: Option<&'a ClockReading>,
     /// Every alert of the game.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<Infraction>))]
     pub infractions: &'a [Infraction],
-    /// Warnings given.
+    /// Warnings given (CN2002 24).
     pub warnings: PerColor,
     /// Device health.
+    #[cfg_attr(feature = "openapi", schema(value_type = DeviceState))]
     pub device: &'a DeviceState,
     /// Phase.
     pub phase: Phase,
-    /// Final result.
+    /// Final result, null while playing.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
     pub result: Option<&'a str>,
-    /// The counted score (or resignation) proposed.
+    /// The counted score (or resignation) proposed, waiting for the arbiter.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>))]
     pub proposed_result: Option<&'a str>,
     /// The unit of the result's margin.
     pub result_unit: ScoreUnit,
     /// The count behind the (proposed) result.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Score>))]
     pub count: Option<&'a Score>,
-    /// A physical end signal waiting for the arbiter or the other player.
+    /// A physical end signal waiting for the arbiter or the other player, or null.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub end_signal: Option<&'a crate::end_signals::EndSignal>,
     /// Points counted dead.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>))]
     pub dead_stones: &'a [String],
     /// The arbiter's seki rulings.
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<SekiMark>))]
     pub seki: &'a [SekiMark],
-    /// Every arbiter action of the game (who, when, what, note).
+    /// Every arbiter action of the game, oldest first (who, when, what, note).
+    #[cfg_attr(feature = "openapi", schema(value_type = Vec<crate::audit::AuditEntry>))]
     pub audit: &'a [crate::audit::AuditEntry],
-    /// The physical position after debouncing, only when it differs from `position` (a
-    /// stone off its point, captured stones not yet removed, a hand over the board): absent,
-    /// the board reads as `position`. The full state always carries it.
+    /// The physical position after debouncing, size*size chars of `.`, `B`, `W`, `?`, only
+    /// when it differs from `position` (a stone off its point, captured stones not yet
+    /// removed, a hand over the board): absent, the board reads as `position`. The full
+    /// state (`GET /boards/{board}`) always carries it.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "openapi", schema(value_type = String, required = false))]
     pub physical: Option<&'a str>,
     /// What to change on the board to restore the game position.
+    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub guidance: &'a Guidance,
-    /// Players.
+    /// Players: Black.
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub black: &'a str,
-    /// Players.
+    /// Players: White.
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub white: &'a str,
 }
 

@@ -9,7 +9,9 @@ use utoipa::openapi::security::{Http, HttpAuthScheme, SecurityScheme};
 use utoipa::openapi::{Content, Ref, RefOr, ResponseBuilder};
 use utoipa::{Modify, OpenApi, ToSchema};
 
-use goban_referee::{MoveRecord, RulingAction, SekiMark};
+use goban_referee::{
+    AuditEntry, Evidence, Infraction, LastMove, MoveRecord, RulingAction, SekiMark,
+};
 use goban_rules::score::{Score, SideCount};
 use goban_rules::{Color, KoRule, Ruleset};
 
@@ -20,8 +22,8 @@ use super::bodies::{
 use super::error::{PROBLEM_JSON, Problem};
 use super::routes::{analysis, arbiter, archive, boards, games, me};
 use super::schema::{
-    AuditEntry, AuditList, BoardHealth, BoardList, BoardState, Evidence, GameList, Health,
-    Infraction, JournalHealth, LastMove, LiveBoardState, SseEvent, TournamentHealth,
+    BoardHealth, BoardList, BoardState, GameList, Health, JournalHealth, LiveBoardState, SseEvent,
+    TournamentHealth,
 };
 use super::{metrics, sse};
 
@@ -68,7 +70,7 @@ use super::{metrics, sse};
     components(schemas(
         BoardState, LiveBoardState, LastMove, MoveRecord, Infraction, BoardList, GameList, Health, JournalHealth, TournamentHealth, BoardHealth, Problem, SseEvent,
         StartGameBody, RulingBody, RulingAction, ClockBody, DeadStonesBody, ResultBody, Color, Ruleset, KoRule,
-        NoteBody, LateStartBody, AcknowledgeBody, ResumePlayBody, Evidence, AuditEntry, AuditList, SekiBody, SekiAction,
+        NoteBody, LateStartBody, AcknowledgeBody, ResumePlayBody, Evidence, AuditEntry, arbiter::AuditList, SekiBody, SekiAction,
         Score, SideCount, SekiMark, me::ArbiterMe,
         crate::analysis::store::AnalysisPage, crate::analysis::Analysis, crate::analysis::Candidate,
         crate::analysis::EngineInfo, crate::analysis::LeadPoint,

@@ -7,10 +7,15 @@ use super::{Color, TimeControl};
 
 /// One side's clock as api.md publishes it: `{"main_ms", "periods", "period_ms"}` plus extras.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(as = SideClock, description = "One side's clock reading.")
+)]
 pub struct SideReading {
     /// Main time left.
     pub main_ms: u64,
-    /// Byo-yomi periods left (0 for systems without periods).
+    /// Byo-yomi periods (or reserved minutes, CN2002 12.3) left; 0 for systems without periods.
     pub periods: u32,
     /// Time left in the current byo-yomi period, or in the Canadian block.
     pub period_ms: u64,
@@ -59,6 +64,12 @@ impl SideReading {
 /// plus whose turn it is, whether an arbiter paused the clocks, whose flag
 /// fell, and the time control string.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "openapi",
+    derive(utoipa::ToSchema),
+    schema(as = ClockState, description = "Both clocks, plus whose turn it is, whether an arbiter \
+        paused them, whose flag fell, and the time control.")
+)]
 pub struct ClockReading {
     /// The side whose clock is running now; null before the start, while paused and after a flag fall.
     pub running: Option<Color>,
@@ -72,7 +83,8 @@ pub struct ClockReading {
     pub paused: bool,
     /// Whose flag fell, if any.
     pub flag_fallen: Option<Color>,
-    /// The time control.
+    /// The time control, in the form of `POST /game`'s `time_control`.
+    #[cfg_attr(feature = "openapi", schema(value_type = String))]
     pub time_control: TimeControl,
 }
 

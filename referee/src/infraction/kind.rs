@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// The ids of the infraction table in rules-digest.md.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum InfractionKind {
     /// A stone on a suicide point (CN2002 19, JK 10).

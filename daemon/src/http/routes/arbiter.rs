@@ -480,7 +480,7 @@ pub(crate) async fn handle_resume_play(
     params(("board" = String, Path, description = "Board id")),
     responses(
         (status = 200, description = "`{board, game, audit: [{number, at, by, action, what, move_number, note}]}` \
-            (delayed for the public under a broadcast delay)", body = crate::http::schema::AuditList),
+            (delayed for the public under a broadcast delay)", body = AuditList),
         (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
         (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`), or its journal refuses writes (`unavailable`)", body = crate::http::schema::ErrorBody),
     )
@@ -501,11 +501,14 @@ pub(crate) async fn handle_audit(
     }))
 }
 
-/// The body of GET /boards/{board}/audit (schema `AuditList`).
-#[derive(Serialize)]
+/// GET /boards/{board}/audit: the current game's audit trail.
+#[derive(Serialize, utoipa::ToSchema)]
 pub(crate) struct AuditList {
+    /// Board id.
     board: String,
+    /// Game id, null before the first game.
     game: Option<String>,
+    /// Every arbiter action, oldest first.
     audit: Vec<AuditEntry>,
 }
 
