@@ -8,8 +8,13 @@ use std::time::Duration;
 use rumqttc::{AsyncClient, MqttOptions, QoS, Transport};
 use tokio_util::sync::CancellationToken;
 
-use super::runner::Announce;
 use crate::mqtt::{MAX_PACKET_BYTES, MqttSettings};
+
+/// Where the desk's MQTT messages go: `<prefix>/tournament/<name>`.
+pub trait Announce: Send + Sync {
+    /// Publishes `payload` (JSON) under `tournament/<name>`; `retain` for the standings.
+    fn publish(&self, name: &'static str, payload: String, retain: bool) -> Result<(), String>;
+}
 
 /// A connected (in the background) announcer.
 pub struct MqttAnnounce {

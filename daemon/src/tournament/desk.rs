@@ -12,9 +12,9 @@ use tokio::sync::Notify;
 use utoipa::ToSchema;
 
 use super::alerts::{DeskAlert, DeskAlertKind, DeskAlerts};
+use super::announce::Announce;
 use super::boards::{self, StateView};
 use super::pairgoth::{PairgothClient, PairgothError};
-use super::runner::Announce;
 use super::store::{Push, Store, StoreError, StoredResult, StoredRound};
 use super::views::{ResultView, RoundView, TableView};
 use crate::config::{BoardConfig, StartMode, TableKey, TournamentConfig};

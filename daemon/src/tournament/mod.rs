@@ -47,7 +47,7 @@ pub fn start(
     )?;
     let announce = match announce::MqttAnnounce::spawn(mqtt, cancel.child_token()) {
         Ok(announce) => {
-            let announce = Arc::new(announce) as Arc<dyn runner::Announce>;
+            let announce = Arc::new(announce) as Arc<dyn announce::Announce>;
             desk.set_announce(announce.clone());
             Some(announce)
         }

@@ -10,16 +10,11 @@ use goban_tournament::{Decision, TableNo, opengotha};
 use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
+use super::announce::Announce;
 use super::boards;
 use super::desk::{Desk, now_ms};
 use super::store::Push;
 use super::views::ResultView;
-
-/// Where the desk's MQTT messages go: `<prefix>/tournament/<name>`.
-pub trait Announce: Send + Sync {
-    /// Publishes `payload` (JSON) under `tournament/<name>`; `retain` for the standings.
-    fn publish(&self, name: &'static str, payload: String, retain: bool) -> Result<(), String>;
-}
 
 /// Watches every board state published on `bus` (subscribed before the
 /// boards start, so no state is missed); a seated game that finished is recorded.
