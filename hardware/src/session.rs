@@ -1,7 +1,7 @@
 //! One connected session: read frames, check sequences, gate untrusted board frames, feed the watchdog, write commands.
 
 use crate::handshake::DeviceInfo;
-use crate::link::{DisconnectReason, LinkEvent, LinkState};
+use crate::link_state::{DisconnectReason, LinkEvent, LinkState};
 use crate::outbox::Outbox;
 use crate::stats::phase_of;
 use crate::sync::ClockMap;

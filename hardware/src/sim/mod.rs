@@ -7,6 +7,7 @@
 mod board;
 mod chatter;
 mod clock;
+mod devices;
 mod firmware;
 mod game;
 mod player;

@@ -2,8 +2,8 @@
 
 use crate::connector::MemoryPlug;
 use crate::error::HardwareError;
+use crate::sim::devices::Devices;
 use crate::sim::pty::{PtyDevice, StableLink};
-use crate::sim::table::Devices;
 use bytes::BytesMut;
 use goban_protocol::{Decoder, DeviceKind, Frame};
 use std::collections::HashMap;
