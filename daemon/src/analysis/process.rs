@@ -112,21 +112,12 @@ pub(crate) fn launcher(priority: Priority, found: impl Fn(&str) -> bool) -> Vec<
     Vec::new()
 }
 
-/// Whether `program` is on `PATH` (looked up once per program).
+/// Whether `program` is on `PATH` (read at each engine start, which is rare).
 fn installed(program: &str) -> bool {
-    static FOUND: std::sync::OnceLock<(bool, bool)> = std::sync::OnceLock::new();
-    let on_path = |name: &str| {
-        std::env::var("PATH")
-            .unwrap_or_default()
-            .split(':')
-            .any(|dir| std::path::Path::new(dir).join(name).is_file())
-    };
-    let (chrt, nice) = *FOUND.get_or_init(|| (on_path("chrt"), on_path("nice")));
-    match program {
-        "chrt" => chrt,
-        "nice" => nice,
-        other => on_path(other),
-    }
+    std::env::var("PATH")
+        .unwrap_or_default()
+        .split(':')
+        .any(|dir| std::path::Path::new(dir).join(program).is_file())
 }
 
 #[cfg(test)]
