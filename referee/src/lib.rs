@@ -41,6 +41,7 @@ mod replay;
 mod rewrite;
 mod scoring;
 mod sgf;
+mod setup_block;
 mod sgf_header;
 mod sight;
 mod snapshot;

@@ -19,7 +19,7 @@ const FOUND_LIMIT: usize = 16;
 
 /// One step of an explanation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Step {
+pub(crate) enum Step {
     /// The press completes the last move, already recorded before the board went blind.
     Complete(Claim),
     /// A stone played and completed by the press.
@@ -201,6 +201,12 @@ impl Referee {
                 self.accept(&steps);
             }
             _ => {
+                // The same stones in different orders: recorded as a block, order unknown.
+                if let Some(block) = self.unordered_block(&found, &diff)
+                    && self.accept_block(&block)
+                {
+                    return;
+                }
                 let guessed_pass =
                     matches!(found.as_slice(), [steps] if self.pass_hides_a_capture(steps));
                 let ambiguous = found.len() > 1;
