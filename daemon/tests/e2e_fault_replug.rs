@@ -73,11 +73,11 @@ fn unordered(moves: &Value) -> Vec<usize> {
         .collect()
 }
 
+/// A move as `rest_moves` gives it: colour and point.
+type Named = (String, String);
+
 /// `moves` with those at `unordered` taken out and sorted: a block compares as a set.
-fn as_sets(
-    moves: &[(String, String)],
-    unordered: &[usize],
-) -> (Vec<(String, String)>, Vec<(String, String)>) {
+fn as_sets(moves: &[Named], unordered: &[usize]) -> (Vec<Named>, Vec<Named>) {
     let (mut block, rest): (Vec<_>, Vec<_>) = moves
         .iter()
         .cloned()

@@ -61,7 +61,10 @@ pub(crate) fn order_known() -> bool {
 }
 
 /// Whether `order_known` is left out of the JSON.
-#[expect(clippy::trivially_copy_pass_by_ref, reason = "serde passes a reference")]
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde passes a reference"
+)]
 pub(crate) fn is_true(known: &bool) -> bool {
     *known
 }

@@ -61,7 +61,7 @@ pub(crate) fn play_block_again(
     stones: &[(Point, Color)],
 ) -> Result<(), String> {
     let before = game.to_move();
-    let to_move = if stones.len() % 2 == 0 {
+    let to_move = if stones.len().is_multiple_of(2) {
         before
     } else {
         before.opponent()

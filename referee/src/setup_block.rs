@@ -271,8 +271,8 @@ impl Referee {
             a.resolved_at = None;
         });
         if updated.is_none() {
-            self.devices.raise(&self.config.board, |id| {
-                crate::device_alert::DeviceAlert {
+            self.devices
+                .raise(&self.config.board, |id| crate::device_alert::DeviceAlert {
                     id,
                     kind: crate::device_alert::DeviceAlertKind::BoardUnavailable,
                     point: None,
@@ -280,8 +280,7 @@ impl Referee {
                     raised_at: now,
                     resolved_at: None,
                     message,
-                }
-            });
+                });
         }
         self.devices.handle_unexplained_presses(0);
         self.emit_device();

@@ -253,7 +253,10 @@ pub struct LastMove {
     pub periods_left: Option<u32>,
     /// `false` when the newest move is one of a setup block (moves played while the board
     /// could not see, order unknown: [`crate::MoveRecord::order_known`]); absent when `true`.
-    #[serde(default = "crate::move_records::order_known", skip_serializing_if = "crate::move_records::is_true")]
+    #[serde(
+        default = "crate::move_records::order_known",
+        skip_serializing_if = "crate::move_records::is_true"
+    )]
     #[cfg_attr(feature = "openapi", schema(default = true, required = false))]
     pub order_known: bool,
 }

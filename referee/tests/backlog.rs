@@ -93,12 +93,21 @@ fn a_backlog_the_board_cannot_order_is_a_block_of_unknown_order_and_play_goes_on
     assert_eq!(t.moves(), ["E5", "C3", "C7", "G7", "G3"]);
     assert_eq!(unordered(&t), [3, 4, 5]);
     let state = t.referee.state();
-    assert_eq!(state.device.unexplained_presses, 0, "the presses are the block's");
+    assert_eq!(
+        state.device.unexplained_presses, 0,
+        "the presses are the block's"
+    );
     assert_eq!(state.to_move, W);
     let asks = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
     assert_eq!(asks.len(), 1, "one ask: {asks:?}");
-    assert!(asks[0].resolved_at.is_none(), "the order is still the arbiter's");
-    assert!(asks[0].message.contains("moves 3-5, order unknown"), "{asks:?}");
+    assert!(
+        asks[0].resolved_at.is_none(),
+        "the order is still the arbiter's"
+    );
+    assert!(
+        asks[0].message.contains("moves 3-5, order unknown"),
+        "{asks:?}"
+    );
     let blocks = t.events_where(|e| matches!(e, EventKind::SetupBlock { .. }));
     assert_eq!(blocks.len(), 1);
     assert!(matches!(
@@ -118,7 +127,10 @@ fn a_backlog_the_board_cannot_order_is_a_block_of_unknown_order_and_play_goes_on
     assert_eq!(unordered(&t), [3, 4, 5], "later moves in order");
     assert!(infractions(&t).is_empty(), "{:?}", infractions(&t));
     assert_eq!(t.referee.state().phase, Phase::Playing);
-    assert_eq!(device_alerts(&t, DeviceAlertKind::BoardUnavailable).len(), 1);
+    assert_eq!(
+        device_alerts(&t, DeviceAlertKind::BoardUnavailable).len(),
+        1
+    );
     // Four moves away, two stones of each colour: the same.
     let mut t = game();
     away_then_back(
@@ -162,7 +174,10 @@ fn a_backlog_whose_orders_capture_differently_stays_an_ask() {
     assert!(unordered(&t).is_empty(), "a capture is no block: {moves:?}");
     let asks = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
     assert_eq!(asks.len(), 1, "{asks:?}");
-    assert!(asks[0].message.contains("more than one sequence"), "{asks:?}");
+    assert!(
+        asks[0].message.contains("more than one sequence"),
+        "{asks:?}"
+    );
     assert!(!moves.iter().any(|m| m == "pass"), "{moves:?}");
     assert!(infractions(&t).is_empty(), "{:?}", infractions(&t));
 }

@@ -177,7 +177,11 @@ fn a_game_with_moves_of_unknown_order_restores_at_every_input() {
     };
     let mut t = Table::timed_nine();
     unplug(&mut t);
-    for (p, c) in [("G7", Color::Black), ("C7", Color::White), ("G3", Color::Black)] {
+    for (p, c) in [
+        ("G7", Color::Black),
+        ("C7", Color::White),
+        ("G3", Color::Black),
+    ] {
         t.wait(1_000);
         put_unseen(&mut t, p, c);
         t.wait(400);

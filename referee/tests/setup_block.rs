@@ -75,7 +75,12 @@ fn a_board_that_joins_mid_game_records_the_stones_as_a_block_and_reads_on() {
         ("F6", B),
     ];
     let mut t = joins_after(&before);
-    assert_eq!(unordered(&t), (1..=7).collect::<Vec<u32>>(), "{:?}", t.moves());
+    assert_eq!(
+        unordered(&t),
+        (1..=7).collect::<Vec<u32>>(),
+        "{:?}",
+        t.moves()
+    );
     let mut got = t.moves();
     got.sort();
     let mut want: Vec<String> = before.iter().map(|m| m.0.to_owned()).collect();
@@ -84,7 +89,10 @@ fn a_board_that_joins_mid_game_records_the_stones_as_a_block_and_reads_on() {
     assert_eq!(t.referee.state().to_move, W);
     let asks = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
     assert_eq!(asks.len(), 1, "{asks:?}");
-    assert!(asks[0].message.contains("moves 1-7, order unknown"), "{asks:?}");
+    assert!(
+        asks[0].message.contains("moves 1-7, order unknown"),
+        "{asks:?}"
+    );
     t.play("B8", W, &[]);
     t.play("H2", B, &[]);
     assert_eq!(t.moves()[7..], ["B8", "H2"]);
@@ -166,6 +174,10 @@ fn a_block_survives_a_checkpoint_and_a_replay_of_the_journal() {
             blocks += usize::from(matches!(e.kind, EventKind::SetupBlock { .. }));
         }
     }
-    assert_eq!(again.state(), t.referee.state(), "the journal replays to the same state");
+    assert_eq!(
+        again.state(),
+        t.referee.state(),
+        "the journal replays to the same state"
+    );
     assert_eq!(blocks, 1);
 }

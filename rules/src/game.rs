@@ -473,13 +473,14 @@ impl Game {
         self.history.push(key, self.board.stones_on_board());
         self.next = block.to_move();
         let first = self.moves.len();
-        self.moves.extend(block.moves().iter().map(|&(color, mv)| MoveRecord {
-            color,
-            mv,
-            captured: Captures::NONE,
-            out_of_turn: false,
-            order_known: false,
-        }));
+        self.moves
+            .extend(block.moves().iter().map(|&(color, mv)| MoveRecord {
+                color,
+                mv,
+                captured: Captures::NONE,
+                out_of_turn: false,
+                order_known: false,
+            }));
         self.blocks.push((first, block));
     }
 

@@ -62,7 +62,12 @@ impl SetupBlock {
     /// A block from the position `before` it to the position `after` it, through `moves`
     /// (in any order): the stones added and removed are the two positions' difference.
     #[must_use]
-    pub fn between(before: &Board, after: &Board, moves: Vec<(Color, Move)>, to_move: Color) -> Self {
+    pub fn between(
+        before: &Board,
+        after: &Board,
+        moves: Vec<(Color, Move)>,
+        to_move: Color,
+    ) -> Self {
         let added = after
             .stones()
             .filter(|&(p, c)| before.get(p) != Some(c))
@@ -164,7 +169,10 @@ impl SetupBlock {
         }
         for &(p, c) in &self.added {
             if !after.put_setup_stone(p, c) {
-                return bad(format!("point {} to add a stone on is taken or off the board", p.0));
+                return bad(format!(
+                    "point {} to add a stone on is taken or off the board",
+                    p.0
+                ));
             }
         }
         if let Some((p, _)) = after.stones().find(|&(p, _)| after.liberties(p).is_empty()) {
@@ -282,12 +290,20 @@ mod tests {
         let mut game = build_game(&[("E5", B), ("C3", W)]);
         let hash = game.board().hash();
         let taken = SetupBlock::of_stones(&[(at("E5"), B)], W);
-        let empty = SetupBlock::new(vec![(B, Move::Play(at("A1")))], Vec::new(), vec![at("A1")], W);
+        let empty = SetupBlock::new(
+            vec![(B, Move::Play(at("A1")))],
+            Vec::new(),
+            vec![at("A1")],
+            W,
+        );
         let unplayed = SetupBlock::new(vec![(W, Move::Pass)], vec![(at("A1"), B)], Vec::new(), B);
         let nothing = SetupBlock::of_stones(&[], B);
         for block in [taken, empty, unplayed, nothing] {
             assert!(
-                matches!(game.play_setup_block(block.clone()), Err(RulesError::BadSetupBlock(_))),
+                matches!(
+                    game.play_setup_block(block.clone()),
+                    Err(RulesError::BadSetupBlock(_))
+                ),
                 "{block:?}"
             );
         }

@@ -257,9 +257,15 @@ fn a_setup_block_is_written_as_a_setup_node_and_reads_back() {
     game.play(Color::White, Move::Play(at("D4"))).unwrap();
     let text = write_sgf(&game, &GameInfo::default(), &[]);
     // Stones by point, who moves next, and the moves named without an order.
-    assert!(text.contains(";AB[gc][gg]AW[cc]PL[W]C[moves 3-5: order unknown"), "{text}");
+    assert!(
+        text.contains(";AB[gc][gg]AW[cc]PL[W]C[moves 3-5: order unknown"),
+        "{text}"
+    );
     assert!(text.contains("Black: G7 G3\nWhite: C7"), "{text}");
-    assert!(!text.contains(";B[gg]") && !text.contains(";B[gc]"), "no guessed move: {text}");
+    assert!(
+        !text.contains(";B[gg]") && !text.contains(";B[gc]"),
+        "no guessed move: {text}"
+    );
     let g = &read_sgf(&text).unwrap()[0];
     assert_eq!(g.events.len(), 4, "{:?}", g.events);
     match &g.events[2] {

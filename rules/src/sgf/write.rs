@@ -173,7 +173,13 @@ fn write_game(
         }
         if let Some(block) = game.setup_block_at(i + 1).filter(|_| !m.order_known) {
             block_end = i + block.len();
-            push_block(&mut out, game, block, i + 1, &annotations[i.min(annotations.len())..]);
+            push_block(
+                &mut out,
+                game,
+                block,
+                i + 1,
+                &annotations[i.min(annotations.len())..],
+            );
             continue;
         }
         let _ = write!(out, "\n;{}[{}]", m.color.sgf_letter(), m.mv.to_sgf(size));

@@ -129,7 +129,9 @@ fn blocks_as_sets(expected: &[String], log: &GameLog) -> (Vec<String>, Vec<usize
         .collect();
     let mut start = 0;
     while let Some(a) = (start..got.len()).find(|j| unordered.contains(j)) {
-        let b = (a..got.len()).find(|j| !unordered.contains(j)).unwrap_or(got.len());
+        let b = (a..got.len())
+            .find(|j| !unordered.contains(j))
+            .unwrap_or(got.len());
         if let Some(want) = expected.get(a..b) {
             let (mut x, mut y) = (want.to_vec(), got[a..b].to_vec());
             x.sort();
