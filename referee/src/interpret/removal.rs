@@ -60,7 +60,12 @@ impl Referee {
         let Some(m) = self.game.as_mut() else { return };
         let number = m.move_count();
         // After a setup block the last stone is unknown, and so is who took stones off.
-        let last_mover = m.game.moves().last().filter(|l| l.order_known).map(|l| l.color);
+        let last_mover = m
+            .game
+            .moves()
+            .last()
+            .filter(|l| l.order_known)
+            .map(|l| l.color);
         for &(r, _) in &diff.removed {
             m.known.insert(r, Reading::Empty);
         }
