@@ -34,9 +34,22 @@ pub(crate) struct Block {
     stones: Vec<(usize, Color)>,
     /// Who moves after the block.
     to_move: Color,
-    /// A stone placed after the last press, read as the next move (not pressed yet), the
-    /// same in every explanation.
-    trailing: Option<(Color, usize)>,
+    /// Stones the board saw being placed after it, in that order: recorded as usual after
+    /// the block, each with its press, the last one possibly not pressed yet (the next move).
+    after: Vec<(Color, usize, Option<Claim>)>,
+}
+
+/// What the referee makes of held presses that more than one sequence explains.
+#[derive(Debug, PartialEq)]
+pub(crate) enum Verdict {
+    /// The same stones in every order: recorded as a block.
+    Block(Block),
+    /// The board shows one stone more than the presses, of the side to move: its press is
+    /// probably on its way, and which stone it completes is unknown until it comes. Asked
+    /// meanwhile, and tried again when the press arrives.
+    AwaitPress,
+    /// An ask, as before: a capture, different stones, a pass.
+    Ask,
 }
 
 /// What an explanation says was played: the completing press, the stones by point, the
@@ -61,16 +74,21 @@ fn summary(steps: &[Step]) -> Option<Summary> {
 impl Referee {
     /// The block that every one of `found` (two explanations or more) agrees on, or that the
     /// board and the held presses give when the search had too many orders to list them.
-    pub(crate) fn unordered_block(&self, found: &[Vec<Step>], diff: &Diff) -> Option<Block> {
+    pub(crate) fn unordered_block(&self, found: &[Vec<Step>], diff: &Diff) -> Verdict {
         if found.len() < 2 || !diff.changed.is_empty() {
-            return None;
+            return Verdict::Ask;
         }
+        let of_board = self.block_of_board(diff);
         if found.iter().all(Vec::is_empty) {
             // The search gave up (more orders than it lists): too many to list is no reason
             // to lose them, when the board and the presses match colour for colour.
-            return self.block_of_board(diff);
+            return of_board;
         }
-        self.block_of_explanations(found)
+        match self.block_of_explanations(found) {
+            Some(block) => Verdict::Block(block),
+            None if of_board == Verdict::AwaitPress => Verdict::AwaitPress,
+            None => Verdict::Ask,
+        }
     }
 
     /// The block every explanation agrees on, when none captures.
@@ -101,17 +119,21 @@ impl Referee {
             complete,
             stones,
             to_move: to_move?,
-            trailing,
+            after: trailing.map(|(c, p)| (c, p, None)).into_iter().collect(),
         })
     }
 
-    /// The block of a board read at once after it could not see (or joined mid-game): every
-    /// stone it shows that the game does not have was read at once, none was taken off, and
-    /// the held presses alternate from the side to move and match the stones colour for
-    /// colour. Then every order is legal (nothing is captured, and each chain of the position
-    /// has a liberty, which the rules check), and none is known.
-    fn block_of_board(&self, diff: &Diff) -> Option<Block> {
-        let m = self.game.as_ref()?;
+    /// The block of a board read at once after it could not see (or joined mid-game): the
+    /// stones it read at once are the first moves of the held presses, matching them colour
+    /// for colour (the presses alternate from the side to move); stones it saw being placed
+    /// since are the next presses' moves, in the order seen (the last may wait for its
+    /// press); nothing was taken off. Then every order of the block is legal (nothing is
+    /// captured, and each chain of the position has a liberty, which the rules check), and
+    /// none is known.
+    fn block_of_board(&self, diff: &Diff) -> Verdict {
+        let Some(m) = self.game.as_ref() else {
+            return Verdict::Ask;
+        };
         let physical = self.sight.physical();
         let stood_and_went = m.vanished.iter().any(|v| v.from > m.placed_at);
         let captures_left = m
@@ -119,7 +141,7 @@ impl Referee {
             .iter()
             .any(|&(p, _)| physical[p] != Reading::Empty);
         if !diff.removed.is_empty() || stood_and_went || captures_left {
-            return None;
+            return Verdict::Ask;
         }
         let mut presses: &[Claim] = &m.held;
         let mut complete = None;
@@ -134,7 +156,7 @@ impl Referee {
         let mut to_move = m.game.to_move();
         for press in presses {
             if press.color != to_move {
-                return None;
+                return Verdict::Ask;
             }
             to_move = to_move.opponent();
         }
@@ -149,17 +171,19 @@ impl Referee {
         }
         stones.sort_unstable();
         stones.dedup();
-        let seen_placed = stones
-            .iter()
-            .any(|&(p, _)| self.sight.changed_at()[p] > self.sight.last_blind_at());
-        let count = |c: Color| (stones.iter().filter(|s| s.1 == c).count(), c);
-        let pressed = |c: Color| (presses.iter().filter(|p| p.color == c).count(), c);
-        let matched = Color::BOTH.iter().all(|&c| count(c) == pressed(c));
-        (presses.len() >= 2 && matched && !seen_placed).then_some(Block {
-            complete,
-            stones,
-            to_move,
-            trailing: None,
+        let (at_once, seen): (Vec<_>, Vec<_>) = stones
+            .into_iter()
+            .partition(|&(p, _)| self.sight.changed_at()[p] <= self.sight.last_blind_at());
+        let mut seen: Vec<(usize, Color)> = seen;
+        seen.sort_by_key(|&(p, _)| self.sight.changed_at()[p]);
+        split_presses(presses, at_once, &seen).map_or(Verdict::Ask, |split| match split {
+            Split::Block(stones, after) => Verdict::Block(Block {
+                complete,
+                to_move: presses.get(stones.len()).map_or(to_move, |p| p.color),
+                stones,
+                after,
+            }),
+            Split::AwaitPress => Verdict::AwaitPress,
         })
     }
 
@@ -238,12 +262,33 @@ impl Referee {
                      explains the position and the presses has these stones, in different orders"
                 .into(),
         });
-        if let Some((color, p)) = block.trailing {
+        for &(color, p, claim) in &block.after {
             if let Some(m) = self.game.as_mut() {
                 m.known.remove(&p);
             }
-            let at = self.sight.changed_at()[p];
-            self.record_move(color, Move::Play(go::point(p)), at, true);
+            let mv = Move::Play(go::point(p));
+            match claim {
+                Some(claim) => {
+                    let time = Some((claim.time_left, claim.periods_left));
+                    if self.record_timed_move(color, mv, claim.at, false, time) {
+                        let number = self.game.as_ref().map_or(0, |m| m.move_count());
+                        self.emit(EventKind::Correction {
+                            number,
+                            was: "none".into(),
+                            now: go::name(p, size),
+                            reason: "read when the board could see again, placed after the \
+                                     moves of unknown order and pressed"
+                                .into(),
+                            time_left_ms: claim.time_left,
+                            periods_left: claim.periods_left,
+                        });
+                    }
+                }
+                None => {
+                    let at = self.sight.changed_at()[p];
+                    self.record_move(color, mv, at, true);
+                }
+            }
         }
         self.keep_block_alert(first, last);
         true
@@ -285,4 +330,60 @@ impl Referee {
         self.devices.handle_unexplained_presses(0);
         self.emit_device();
     }
+}
+
+/// How held presses split between a block and the moves seen after it.
+enum Split {
+    /// The block's stones (by point), then the moves seen after it in order, each with its
+    /// press (none for a last stone not pressed yet).
+    Block(Vec<(usize, Color)>, Vec<(Color, usize, Option<Claim>)>),
+    /// The stones read at once are one more than their presses: the last press is still to come.
+    AwaitPress,
+}
+
+/// `presses` (alternating) split into the block of the stones read `at_once` and the
+/// stones `seen` placed after it, in that order; `None` when they do not fit.
+fn split_presses(
+    presses: &[Claim],
+    at_once: Vec<(usize, Color)>,
+    seen: &[(usize, Color)],
+) -> Option<Split> {
+    let count = |stones: &[(usize, Color)], c: Color| stones.iter().filter(|s| s.1 == c).count();
+    let pressed = |presses: &[Claim], c: Color| presses.iter().filter(|p| p.color == c).count();
+    if at_once.len() < 2 {
+        // One stone has one order: the explanations decide.
+        return None;
+    }
+    if at_once.len() == presses.len() + 1 && seen.is_empty() {
+        let next = presses
+            .last()
+            .map(|p| p.color.opponent())
+            .or_else(|| at_once.first().map(|s| s.1))?;
+        let fits = Color::BOTH
+            .iter()
+            .all(|&c| count(&at_once, c) == pressed(presses, c) + usize::from(c == next));
+        return fits.then_some(Split::AwaitPress);
+    }
+    let (block, rest) = presses.split_at_checked(at_once.len())?;
+    let fits = Color::BOTH
+        .iter()
+        .all(|&c| count(&at_once, c) == pressed(block, c));
+    // Each stone seen is the next press's move; a last one may not be pressed yet, and is
+    // then the colour to move after every press.
+    let next = presses.last().map(|p| p.color.opponent());
+    let unpressed_fits = match seen.len().checked_sub(rest.len())? {
+        0 => true,
+        1 => seen.last().map(|s| Some(s.1)) == Some(next),
+        _ => false,
+    };
+    let in_order = rest.iter().zip(seen).all(|(press, s)| press.color == s.1);
+    if !(fits && unpressed_fits && in_order && seen.len() >= rest.len()) {
+        return None;
+    }
+    let after = seen
+        .iter()
+        .enumerate()
+        .map(|(i, &(p, c))| (c, p, rest.get(i).copied()))
+        .collect();
+    Some(Split::Block(at_once, after))
 }

@@ -181,3 +181,43 @@ fn a_block_survives_a_checkpoint_and_a_replay_of_the_journal() {
     );
     assert_eq!(blocks, 1);
 }
+
+#[test]
+fn a_stone_read_at_once_before_its_press_waits_for_it_and_moves_seen_after_are_in_order() {
+    let mut t = Table::timed_nine();
+    unplug(&mut t);
+    for (p, c) in [("G7", B), ("C7", W), ("G3", B)] {
+        t.wait(1_000);
+        put_unseen(&mut t, p, c);
+        t.wait(400);
+        t.press(button(c));
+    }
+    // White's next stone is down, its press not yet made, when the board reads again.
+    t.wait(1_000);
+    put_unseen(&mut t, "D4", W);
+    t.wait(300);
+    replug(&mut t);
+    t.wait(1_500);
+    assert_eq!(
+        t.moves(),
+        ["E5", "C3"],
+        "which white stone is unpressed is unknown"
+    );
+    assert_eq!(t.referee.state().device.unexplained_presses, 3);
+    t.press(button(W));
+    t.wait(1_000);
+    // Black's next move, seen being placed, then pressed.
+    t.play("F4", B, &[]);
+    let moves = t.moves();
+    let mut block = moves[2..6].to_vec();
+    block.sort();
+    assert_eq!(block, ["C7", "D4", "G3", "G7"], "{moves:?}");
+    assert_eq!(unordered(&t), [3, 4, 5, 6]);
+    assert_eq!(moves[6..], ["F4"], "seen after the block: in order");
+    let state = t.referee.state();
+    assert!(state.moves[6].order_known && state.moves[6].time_left_ms.is_some());
+    assert_eq!(state.device.unexplained_presses, 0);
+    assert!(t.alerts().is_empty(), "no infraction: {:?}", t.alerts());
+    t.play("A1", W, &[]);
+    assert_eq!(t.moves()[7..], ["A1"]);
+}
