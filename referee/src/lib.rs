@@ -21,6 +21,7 @@ mod acts;
 mod alerts;
 mod arbiter;
 mod audit;
+mod block_order;
 mod ending;
 mod flip_history;
 mod game_image;

@@ -304,8 +304,8 @@ impl Referee {
             "moves {first}-{last}, order unknown: they were played while the board could not \
              see, and more than one order of them explains the board. Their stones are \
              recorded as a setup block (SGF AB/AW, listed by point), nothing guessed; later \
-             moves are recorded as the board sees them. To record the order, note it on the \
-             scoresheet or correct the SGF"
+             moves are recorded as the board sees them. If the players agree on the order, \
+             give it (POST /boards/{{board}}/moves/{first}/order)"
         );
         let Some(m) = self.game.as_mut() else { return };
         let open = m.board_alert().map(str::to_owned);

@@ -221,3 +221,51 @@ fn a_stone_read_at_once_before_its_press_waits_for_it_and_moves_seen_after_are_i
     t.play("A1", W, &[]);
     assert_eq!(t.moves()[7..], ["A1"]);
 }
+
+#[test]
+fn the_arbiter_gives_the_order_of_a_block_and_it_becomes_ordinary_moves() {
+    let mut t = block_then_two_moves();
+    let order = |points: &[&str]| {
+        Input::Arbiter(ArbiterCommand::OrderMoves {
+            first: 3,
+            points: points.iter().map(|p| (*p).to_owned()).collect(),
+        })
+    };
+    let before = t.referee.state();
+    // Not the block's stones, or not one colour in turn: refused, nothing changed.
+    for wrong in [
+        &["G7", "C7", "H3"][..],
+        &["G7", "C7"],
+        &["G7", "G3", "C7"],
+        &["C7", "G7", "G3"],
+    ] {
+        assert!(t.try_send(order(wrong)).is_err(), "{wrong:?}");
+        assert_eq!(t.referee.state().moves, before.moves, "{wrong:?}");
+    }
+    assert!(t.try_send(order(&["G3", "C7", "G7"])).is_ok());
+    assert_eq!(t.moves(), ["E5", "C3", "G3", "C7", "G7", "A1", "J9"]);
+    assert!(unordered(&t).is_empty());
+    let state = t.referee.state();
+    assert_eq!(state.position, before.position, "the same position");
+    let asks = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
+    assert!(asks.iter().all(|a| a.resolved_at.is_some()), "{asks:?}");
+    let corrected = t.events_where(|e| {
+        matches!(e, EventKind::Correction { reason, .. } if reason.contains("order given by the arbiter"))
+    });
+    assert_eq!(
+        corrected.len(),
+        3,
+        "C7 G7 G3 listed by point become G3 C7 G7"
+    );
+    let sgf = t.referee.sgf().expect("sgf");
+    assert!(!sgf.contains("order unknown"), "{sgf}");
+    assert!(sgf.contains(";B[gg]") && sgf.contains(";W[cc]"), "{sgf}");
+    assert_eq!(
+        state.audit.last().map(|a| a.action.as_str()),
+        Some("order_moves")
+    );
+    // Play goes on.
+    t.play("B2", W, &[]);
+    assert_eq!(t.moves().len(), 8);
+    assert!(t.alerts().is_empty(), "{:?}", t.alerts());
+}
