@@ -269,3 +269,17 @@ fn the_arbiter_gives_the_order_of_a_block_and_it_becomes_ordinary_moves() {
     assert_eq!(t.moves().len(), 8);
     assert!(t.alerts().is_empty(), "{:?}", t.alerts());
 }
+
+#[test]
+fn a_move_of_a_block_is_not_voided_alone_but_a_later_one_is() {
+    let mut t = block_then_two_moves();
+    let void = |number| Input::Arbiter(ArbiterCommand::VoidMove { number });
+    let before = t.referee.state();
+    for number in [2, 4] {
+        assert!(t.try_send(void(number)).is_err(), "move {number}");
+        assert_eq!(t.referee.state().moves, before.moves, "move {number}");
+    }
+    assert!(t.try_send(void(6)).is_ok());
+    assert_eq!(t.moves()[5], "pass");
+    assert_eq!(unordered(&t), [3, 4, 5], "the block stands");
+}
