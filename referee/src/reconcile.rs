@@ -301,10 +301,11 @@ impl Referee {
                 _ => {}
             }
         }
-        // Stones that stood and were captured before the board reported them (sub-steps).
+        // Stones that stood and were captured meanwhile (sub-steps); the point may have been
+        // retaken since by a stone of the other colour, itself one of the new stones.
         for v in m.vanished.iter().filter(|v| v.from > m.placed_at) {
             if let Some(c) = v.reading.color()
-                && self.sight.physical()[v.index] == Reading::Empty
+                && self.sight.physical()[v.index] != v.reading
                 && !candidates.contains(&(v.index, c))
             {
                 candidates.push((v.index, c));
