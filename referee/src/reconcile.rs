@@ -246,6 +246,17 @@ impl Referee {
         };
         let last = steps.len().saturating_sub(1);
         let unseen = |i: usize, claim: &Claim| i < last && claim.at <= self.sight.last_blind_at();
+        let unseen_passes = steps
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| matches!(s, Step::Pass(_, claim) if unseen(*i, claim)))
+            .count();
+        if unseen_passes > 1 {
+            // Two passes while the board could not see: a stone and the stone that captured
+            // it hide as well behind two passes as one stone behind one (hall stress, "chatter
+            // on a stone"); one replacement at a time cannot rule that out.
+            return true;
+        }
         let points = self.sight.physical().len();
         steps.iter().enumerate().any(|(i, step)| match step {
             Step::Pass(color, claim) if unseen(i, claim) => (0..points).any(|q| {

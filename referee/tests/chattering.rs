@@ -167,3 +167,29 @@ fn a_stone_played_on_a_chattering_point_keeps_its_place_in_the_order() {
         }
     }
 }
+
+/// Two bare presses while a sensor chatters elsewhere (the board unclean, so no pass is proven
+/// at once) are never both read as passes: a stone placed and the stone that captured it
+/// hide as well behind two passes, which one replacement at a time cannot rule out (hall
+/// stress, "chatter on a stone"). The referee asks and records nothing it did not see.
+#[test]
+fn two_passes_while_a_sensor_chatters_are_asked_not_guessed() {
+    let mut t = Table::nine();
+    t.play("C3", B, &[]);
+    t.play("G7", W, &[]);
+    let j9 = t.idx("J9");
+    let mut c = Chatter::new(&t, j9, 4, Reading::Empty, Reading::White, 8_000);
+    wait_chattering(&mut t, &mut c, 3_000);
+    t.press(button(B));
+    wait_chattering(&mut t, &mut c, 900);
+    play_chattering(&mut t, &mut c, "C7", W, 400, 900);
+    t.press(button(B));
+    wait_chattering(&mut t, &mut c, 900);
+    play_chattering(&mut t, &mut c, "E5", W, 400, 900);
+    wait_chattering(&mut t, &mut c, 12_000);
+    assert_eq!(names(&t), vec!["C3", "G7"], "no pass guessed");
+    let asks = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
+    assert_eq!(asks.len(), 1, "{asks:#?}");
+    assert!(asks[0].resolved_at.is_none(), "{asks:#?}");
+    assert!(t.alerts().is_empty(), "{:#?}", t.alerts());
+}
