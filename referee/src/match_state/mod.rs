@@ -168,6 +168,7 @@ pub(crate) struct Match {
     seki: SekiMarks,
     /// The count of the position with the dead stones as marked: the proposal while
     /// counting, kept at the end when the result is the count's.
+    #[serde(deserialize_with = "read_count")]
     count: Option<Score>,
     /// The dead stones when counting ended: the final state and the SGF keep them.
     dead_at_end: Vec<usize>,
@@ -346,4 +347,16 @@ impl Match {
             })
             .unwrap_or_default()
     }
+}
+
+/// A count read back from a checkpoint. Its `result` is written as SGF `RE`, in points, and
+/// reads back so; the result the count gave was in the count's unit (stones under CN2002), and
+/// a restored count must still equal it (`keep_count_for` keeps the count beside the result
+/// it gives, an arbiter's confirmation after a restart included).
+fn read_count<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Score>, D::Error> {
+    let count: Option<Score> = serde::Deserialize::deserialize(d)?;
+    Ok(count.map(|score| Score {
+        result: goban_rules::GameResult::of_lead(score.margin),
+        ..score
+    }))
 }
