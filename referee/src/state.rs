@@ -132,6 +132,7 @@ pub struct BoardState {
     /// Schema version (1).
     pub v: u8,
     /// Output counter of this board: it only grows, also across restarts.
+    // The publisher numbers the state (the daemon's ledger); `Referee::state` leaves it 0.
     pub seq: u64,
     /// Board id.
     #[cfg_attr(feature = "openapi", schema(example = "table-1"))]

@@ -5,7 +5,7 @@ mod common;
 use common::corpus::{ai_games, corpus_dir, new_game};
 use common::physical::Hands;
 use common::table::Table;
-use goban_referee::checkpoint::{CheckpointError, FORMAT};
+use goban_referee::checkpoint::{CheckpointError, FORMAT, OLDEST_FORMAT};
 use goban_referee::{ArbiterCommand, GameSetup, Input, Phase, Referee, RefereeConfig, Timestamp};
 use goban_rules::Color;
 
@@ -40,7 +40,7 @@ fn full_run(config: &RefereeConfig, journal: &[(Timestamp, Input)]) -> Full {
 }
 
 /// At each split: the checkpoint taken after `split` inputs, restored, then the rest of the
-/// inputs handled live, make the same later events (seq included) and the same final state;
+/// inputs handled live, make the same later events (time and content) and the same final state;
 /// a quiet replay of the first `split` inputs (a restart without checkpoint) checkpoints the
 /// same bytes; and a restored referee checkpoints the bytes it was restored from.
 fn assert_checkpoint_and_tail_match(
@@ -214,6 +214,12 @@ fn a_checkpoint_of_another_format_config_or_damaged_is_refused() {
     assert!(matches!(
         Referee::restore(&config, &other),
         Err(CheckpointError::Format { found, .. }) if found == FORMAT + 1
+    ));
+    json["format"] = serde_json::json!(OLDEST_FORMAT - 1);
+    let older = serde_json::to_vec(&json).unwrap();
+    assert!(matches!(
+        Referee::restore(&config, &older),
+        Err(CheckpointError::Format { found, .. }) if found == OLDEST_FORMAT - 1
     ));
 
     let changed = RefereeConfig {
