@@ -71,8 +71,8 @@ impl Referee {
         state.infractions = m.audit.infractions().to_vec();
         state.warnings = m.audit.warnings();
         state.phase = m.phase;
-        state.result.clone_from(&m.result);
-        state.proposed_result = m.proposed().cloned();
+        state.result = m.result_text().map(str::to_owned);
+        state.proposed_result = m.proposed_text().map(str::to_owned);
         state.result_unit = m.ruleset.score_unit();
         state.count = m.count();
         let dead = m.shown_dead(self.sight.physical());

@@ -3,11 +3,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use goban_rules::score::{Score, SekiMarks};
-use goban_rules::{Color, Game, Ruleset};
+use goban_rules::{Color, Game, Ruleset, StatedResult};
 
 mod claims;
 mod counting;
 mod leftovers;
+mod outcome;
 mod pause;
 mod standing;
 mod timers;
@@ -158,8 +159,10 @@ pub(crate) struct Match {
     /// The phase to return to after a pause.
     resume_phase: Phase,
     sealed: bool,
-    pub(crate) result: Option<String>,
-    proposed: Option<String>,
+    /// The final result (`outcome.rs`).
+    result: Option<StatedResult>,
+    /// The proposed result: the count's, or a resignation signal's (`outcome.rs`).
+    proposed: Option<StatedResult>,
     pub(crate) clock: Timekeeper,
     black_button: Button,
     /// Arbiter marks of dead (true) or alive (false) stones, by point (CN2002 8, 21.4).
