@@ -216,6 +216,8 @@ fn every_message_is_numbered_by_the_ledger_from_where_the_journal_stopped() {
 fn a_format_2_checkpoint_from_before_the_upgrade_is_restored_and_the_seq_goes_on() {
     const COUNTING: &[u8] =
         include_bytes!("../../../referee/tests/fixtures/checkpoint-format-2/counting.json");
+    const TAIL_EVENTS: &str =
+        include_str!("../../../referee/tests/fixtures/checkpoint-format-2/tail-events.jsonl");
     // The fixture's game: counting, W+3.75 proposed; its referee had numbered 147 events.
     let at_ms = 1_796_029_236_800;
     let recovered = Recovered {
@@ -238,17 +240,26 @@ fn a_format_2_checkpoint_from_before_the_upgrade_is_restored_and_the_seq_goes_on
     let state = &ledger.view().state;
     assert_eq!(state.proposed_result.as_deref(), Some("W+3.75"));
     assert_eq!(ledger.last_seq(), 2_000);
-    let confirm = ArbiterAct {
-        by: "test".into(),
-        note: None,
-        command: ArbiterCommand::ConfirmResult,
-    };
+    // The fixture's own next input, at its own time.
     ledger
-        .handle(at_ms + 700, Input::ArbiterAct(confirm))
+        .handle(at_ms + 700, Input::Arbiter(ArbiterCommand::ConfirmResult))
         .expect("the count is confirmed");
     let sealed = ledger.seal().expect("the result is committed");
     let seqs: Vec<u64> = sealed.batch.events.iter().map(|m| m.seq).collect();
     assert_eq!(seqs.first(), Some(&2_001), "{seqs:?}");
+    // Byte for byte what the old referee's event said (api.md), but for the ledger's seq.
+    let audit = sealed
+        .batch
+        .events
+        .iter()
+        .find(|m| m.topic == Topic::Audit)
+        .expect("the confirmation on `audit`");
+    let old = TAIL_EVENTS
+        .lines()
+        .find(|line| line.contains("\"event\":\"arbiter_action\""))
+        .expect("the old referee's arbiter_action");
+    let renumbered = old.replace("\"seq\":151,", &format!("\"seq\":{},", audit.seq));
+    assert_eq!(audit.payload.as_str(), renumbered);
     assert!(seqs.windows(2).all(|w| w[1] == w[0] + 1), "{seqs:?}");
     let state = &ledger.view().state;
     assert_eq!(state.result.as_deref(), Some("W+3.75"));
