@@ -224,6 +224,31 @@ impl BoardView {
     }
 }
 
+/// A message as the ledger numbers it: the schema version and the board's `seq`, then the
+/// body's own fields (`{"v":1,"seq":812,"board":...}`, api.md "Messages"). The ledger is a
+/// board's only counter: the referee's events and the daemon's device reports carry no number
+/// of their own, and get this one where they are serialized, once.
+#[derive(Serialize)]
+pub(crate) struct Numbered<'a, T> {
+    /// Schema version ([`goban_referee::SCHEMA_VERSION`]).
+    v: u8,
+    /// The board's seq for this message.
+    seq: u64,
+    #[serde(flatten)]
+    body: &'a T,
+}
+
+impl<'a, T: Serialize> Numbered<'a, T> {
+    /// `body` as message `seq` of its board.
+    pub(crate) fn new(seq: u64, body: &'a T) -> Self {
+        Self {
+            v: goban_referee::SCHEMA_VERSION,
+            seq,
+            body,
+        }
+    }
+}
+
 /// One message as published: already journaled, numbered with the board's `seq`.
 #[derive(Clone, Debug)]
 pub struct Published {

@@ -170,16 +170,12 @@ impl Referee {
         if kind.sanction_warns(m.ruleset) {
             m.audit.handle_withdrawn_warning(player);
         }
-        let lost = m
-            .result
-            .as_deref()
-            .and_then(|r| GameResult::parse_sgf(r).ok());
         let by_this = matches!(
-            lost,
+            m.result(),
             Some(GameResult::Win { winner, by: WinBy::Forfeit | WinBy::Time }) if winner == player.opponent()
         );
         if by_this && m.phase == Phase::Finished {
-            m.result = None;
+            m.clear_result();
             m.phase = Phase::Playing;
             m.clock.resume(now);
             self.emit(EventKind::Phase {
@@ -295,9 +291,9 @@ impl Referee {
             time_left: None,
             periods_left: None,
         };
-        if m.result.is_some() {
+        if m.result().is_some() {
             // The forfeit had ended the game: play resumes.
-            m.result = None;
+            m.clear_result();
             m.phase = crate::state::Phase::Playing;
         }
         self.record_pass(player, claim, false);

@@ -93,14 +93,14 @@ impl Referee {
             ArbiterCommand::SetResult { result, force } => {
                 let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
                 // The arbiter states the margin in the ruleset's unit (stones under CN2002).
-                let parsed = result.in_unit(m.game.setup().ruleset.score_unit());
+                let parsed = result.in_unit(m.score_unit());
                 if !force && matches!(m.phase, Phase::Playing | Phase::Paused) {
                     return Err(RefereeError::WrongPhase(
                         "the game is still in play; ending it with a result needs \"force\": true",
                     ));
                 }
                 // An arbiter may correct a result (CN2002 22.8-22.9): replace it.
-                m.result = None;
+                m.clear_result();
                 self.finish_by(parsed);
                 Ok(())
             }

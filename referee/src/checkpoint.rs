@@ -12,24 +12,41 @@
 //!   game is checked against what was written (every move's captures, the
 //!   position's hash, the counting state); any difference refuses the checkpoint.
 //!
-//! A checkpoint of another [`FORMAT`], one that does not decode, or one
-//! taken under another [`RefereeConfig`] is refused with a
-//! [`CheckpointError`]: the caller replays from the start instead.
+//! A checkpoint of a format this referee does not read ([`reads`]), one that
+//! does not decode, or one taken under another [`RefereeConfig`] is refused
+//! with a [`CheckpointError`]: the caller replays from the start instead.
+//!
+//! Format 3 dropped the referee's own event counter (`seq`, and
+//! `first_seq` in its config): the daemon's ledger numbers every message.
+//! Format 2 is still read, those two fields ignored, so that a daemon
+//! upgraded mid-tournament restores the checkpoints in its journal
+//! (`tests/checkpoint_format_2.rs`).
 
 use serde::{Deserialize, Serialize};
 
 use crate::config::RefereeConfig;
 use crate::referee::Referee;
 
-/// The checkpoint format this referee writes and reads. A change of the referee's fields that
-/// old checkpoints do not decode into correctly must raise it (old ones are then replayed in full).
-pub const FORMAT: u32 = 2;
+/// The checkpoint format this referee writes. A change of the referee's fields that old
+/// checkpoints do not decode into correctly must raise it (old ones are then replayed in full,
+/// unless [`OLDEST_FORMAT`] still covers them and their difference is handled in reading).
+pub const FORMAT: u32 = 3;
+
+/// The oldest checkpoint format this referee reads: format 2 differs from 3 only by the event
+/// counter it kept (`seq`, `config.first_seq`), which reading ignores.
+pub const OLDEST_FORMAT: u32 = 2;
+
+/// Whether this referee reads checkpoints of `format` ([`OLDEST_FORMAT`] to [`FORMAT`]).
+#[must_use]
+pub const fn reads(format: u32) -> bool {
+    format >= OLDEST_FORMAT && format <= FORMAT
+}
 
 /// Why a checkpoint was not restored; the caller falls back to a full replay.
 #[derive(Debug, thiserror::Error)]
 pub enum CheckpointError {
-    /// Written in another format (an older or newer referee).
-    #[error("checkpoint format {found}, this referee reads {supported}")]
+    /// Written in a format this referee does not read (a much older or a newer referee).
+    #[error("checkpoint format {found}, this referee reads {OLDEST_FORMAT} to {supported}")]
     Format {
         /// The checkpoint's format.
         found: u32,
@@ -82,14 +99,15 @@ impl Referee {
     }
 
     /// The referee a checkpoint was taken of, to continue with the inputs that followed it.
-    /// `config` is the one the caller would build a fresh referee with.
+    /// `config` is the one the caller would build a fresh referee with. Format 2's event
+    /// counter (`seq`, `config.first_seq`) is not a field any more: serde skips it.
     ///
     /// # Errors
     /// The checkpoint is of another format, does not decode, or was taken under another config.
     pub fn restore(config: &RefereeConfig, bytes: &[u8]) -> Result<Self, CheckpointError> {
         let header: Header = serde_json::from_slice(bytes)
             .map_err(|err| CheckpointError::Decode(err.to_string()))?;
-        if header.format != FORMAT {
+        if !reads(header.format) {
             return Err(CheckpointError::Format {
                 found: header.format,
                 supported: FORMAT,

@@ -73,8 +73,6 @@ pub struct RefereeConfig {
     pub black: String,
     /// Default players.
     pub white: String,
-    /// First `seq` to give out (the daemon keeps it growing across restarts); default 1.
-    pub first_seq: u64,
     /// Game id for a game started without one; default "<board>-<n>".
     pub game: Option<String>,
     /// Event name for the SGF.
@@ -106,7 +104,6 @@ impl Default for RefereeConfig {
             port_skew_ms: 0,
             black: "Black".into(),
             white: "White".into(),
-            first_seq: 1,
             game: None,
             event: None,
             resignation_signal: crate::end_signals::ResignationSignal::default(),

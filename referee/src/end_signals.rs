@@ -20,6 +20,7 @@ use crate::input::Reading;
 /// A physical end signal the state shows (api.md `end_signal`), until it is
 /// confirmed, answered or lapses.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(tag = "signal", rename_all = "snake_case")]
 pub enum EndSignal {
     /// Two of `color`'s stones at their lower-right corner: `color` proposes

@@ -71,9 +71,8 @@ impl Referee {
         let result = GameResult::Win {
             winner: color.opponent(),
             by: WinBy::Resignation,
-        }
-        .to_rules_string();
-        m.propose(result.clone());
+        };
+        m.propose(Some(result));
         let signal = EndSignal::Resignation {
             color,
             points: points.iter().map(|&p| go::name(p, size)).collect(),
@@ -83,7 +82,7 @@ impl Referee {
         self.ending
             .handle_resignation(self.games_started, stones, signal);
         self.emit(EventKind::Result {
-            result,
+            result: result.to_rules_string(),
             is_final: false,
         });
     }
@@ -106,7 +105,7 @@ impl Referee {
         if let Some(m) = self.game.as_mut()
             && playing
         {
-            m.withdraw_proposal();
+            m.propose(None);
         }
         self.ending.handle_lapse(self.games_started);
         self.emit(EventKind::StateChanged);
@@ -129,8 +128,9 @@ impl Referee {
         };
         let confirms = match &command {
             ArbiterCommand::ConfirmResult => true,
+            // Any form of it ("W+R", "w+resign"): a resignation has no margin to read in a unit.
             ArbiterCommand::SetResult { result, .. } => {
-                result.as_str().trim() == proposed.to_rules_string()
+                result.in_unit(goban_rules::ScoreUnit::Points) == proposed
             }
             _ => false,
         };

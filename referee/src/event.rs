@@ -1,4 +1,4 @@
-//! The referee's outputs: events with `v`, `seq` and time, serialisable for SSE, MQTT and the journal.
+//! The referee's outputs: events with their board, game and time, serialisable for SSE, MQTT and the journal.
 
 use goban_rules::Color;
 use serde::{Deserialize, Serialize};
@@ -8,13 +8,12 @@ use crate::guidance::Guidance;
 use crate::infraction::Infraction;
 use crate::state::{DeviceState, Phase};
 
-/// One output of the referee (api.md: every event carries `v` and `seq`).
+/// One output of the referee. It carries no `v` and no `seq`: where it is published, the
+/// daemon's ledger puts the schema version and the board's next `seq` in front of it (api.md:
+/// every message carries `v` and `seq`, one counter per board for the referee's events and the
+/// daemon's own messages alike).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Event {
-    /// Schema version (1).
-    pub v: u8,
-    /// Output counter of this board; grows by one per event.
-    pub seq: u64,
     /// Board id.
     pub board: String,
     /// Game id, once a game started.

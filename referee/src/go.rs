@@ -48,7 +48,79 @@ pub(crate) fn adjacent(a: usize, b: usize, size: BoardSize) -> bool {
     ra.abs_diff(rb) + ca.abs_diff(cb) == 1
 }
 
+/// Whether a stone read `stone` at `p`, put back on `readings`, would be captured there: its
+/// string (the stones of its reading joined to it) touches no empty point. A point read `?`
+/// counts as a liberty, since it proves nothing.
+pub(crate) fn without_liberty(
+    readings: &[Reading],
+    p: usize,
+    stone: Reading,
+    size: BoardSize,
+) -> bool {
+    let n = usize::from(size.lines());
+    let mut seen = vec![false; readings.len()];
+    let mut todo = vec![p];
+    seen[p] = true;
+    while let Some(q) = todo.pop() {
+        let (r, c) = (q / n, q % n);
+        let around = [
+            (r > 0).then(|| q - n),
+            (r + 1 < n).then(|| q + n),
+            (c > 0).then(|| q - 1),
+            (c + 1 < n).then(|| q + 1),
+        ];
+        for x in around.into_iter().flatten().filter(|&x| x != p) {
+            match readings[x] {
+                Reading::Empty | Reading::Unknown => return false,
+                r if r == stone && !seen[x] => {
+                    seen[x] = true;
+                    todo.push(x);
+                }
+                _ => {}
+            }
+        }
+    }
+    true
+}
+
 /// The colour's opposite reading.
 pub(crate) fn reading_of(color: Color) -> Reading {
     Reading::from_color(Some(color))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn readings(rows: &[&str]) -> Vec<Reading> {
+        rows.concat()
+            .chars()
+            .map(|c| Reading::from_char(c).expect("a reading"))
+            .collect()
+    }
+
+    #[test]
+    fn a_stone_surrounded_on_every_side_has_no_liberty() {
+        let size = BoardSize::new(5).expect("a size");
+        let board = readings(&[".W...", "W.W..", ".W...", ".....", "....."]);
+        assert!(without_liberty(&board, 6, Reading::Black, size));
+        // In the corner, two white stones take every liberty.
+        let corner = readings(&[".W...", "W....", ".....", ".....", "....."]);
+        assert!(without_liberty(&corner, 0, Reading::Black, size));
+        // One empty neighbour, or one that reads `?`, is a liberty.
+        let open = readings(&[".W...", "W....", ".....", ".....", "....."]);
+        assert!(!without_liberty(&open, 6, Reading::Black, size));
+        let unknown = readings(&[".W...", "W?W..", ".W...", ".....", "....."]);
+        assert!(!without_liberty(&unknown, 1, Reading::Black, size));
+    }
+
+    #[test]
+    fn a_string_lives_while_any_of_its_stones_touches_an_empty_point() {
+        let size = BoardSize::new(5).expect("a size");
+        // B at (1,1) joined to B at (1,2), whose right neighbour is empty.
+        let alive = readings(&[".WW..", "W.B..", ".WW..", ".....", "....."]);
+        assert!(!without_liberty(&alive, 6, Reading::Black, size));
+        let dead = readings(&[".WW..", "W.BW.", ".WW..", ".....", "....."]);
+        assert!(without_liberty(&dead, 6, Reading::Black, size));
+    }
 }

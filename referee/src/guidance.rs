@@ -7,8 +7,10 @@ use crate::input::Reading;
 
 /// A stone to put on the board.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct StoneAt {
     /// "D4" notation.
+    #[cfg_attr(feature = "openapi", schema(example = "D4"))]
     pub point: String,
     /// Its colour.
     pub color: Color,
@@ -16,6 +18,7 @@ pub struct StoneAt {
 
 /// What to change on the physical board to restore the game position (CN2002 17.5, 17.6).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Guidance {
     /// Stones to put back.
     pub add: Vec<StoneAt>,

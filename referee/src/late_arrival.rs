@@ -102,11 +102,10 @@ impl Referee {
         let opponent_lost = GameResult::Win {
             winner: player,
             by: WinBy::Forfeit,
-        }
-        .to_rules_string();
-        if m.result.as_deref() == Some(opponent_lost.as_str()) {
+        };
+        if m.result() == Some(opponent_lost) {
             // Both lose: no winner; the tournament scores it a loss for each (CN2002 22.3).
-            m.result = None;
+            m.clear_result();
             self.finish_by(GameResult::NoResult);
         } else {
             self.lose(player, WinBy::Forfeit);

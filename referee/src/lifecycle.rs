@@ -115,7 +115,7 @@ impl Referee {
         let Some(m) = self.game.as_mut() else { return };
         if let Some(result) = m.recount(self.sight.physical()) {
             self.emit(EventKind::Result {
-                result,
+                result: result.to_rules_string(),
                 is_final: false,
             });
         }
@@ -155,14 +155,14 @@ impl Referee {
     pub(crate) fn finish_by(&mut self, result: GameResult) {
         let now = self.now;
         let Some(m) = self.game.as_mut() else { return };
-        if m.result.is_some() {
+        if m.result().is_some() {
             return;
         }
         let dead = m.dead_points(self.sight.physical());
         m.keep_count_for(&result, dead);
         // The state speaks the rules' unit (stones under CN2002); SGF RE converts to points.
         let text = result.to_rules_string();
-        m.result = Some(text.clone());
+        m.set_result(result);
         m.phase = Phase::Finished;
         self.drop_held("; the game ended");
         let Some(m) = self.game.as_mut() else { return };

@@ -26,11 +26,18 @@ impl Referee {
         if !m.takes_presses() {
             return;
         }
+        let color = m.color_of(button);
+        if !backlog && m.press_turn != color && m.press_lost_while_away(color.opponent()) {
+            // The opponent's press went with the clock's cable, after a stone the board read:
+            // the physical clock runs for this side. When it switched is unknown, so no flag
+            // is judged on it, and the press is no wrong colour (issue 39/44.7).
+            m.press_turn = color;
+            let _ = m.clock.switch(now, color.opponent());
+        }
         if self.devices.link(crate::input::Device::Clock) == crate::state::Link::Connected {
             // A press read live: the clock's backlog, if any, is over.
             m.handle_clock_back();
         }
-        let color = m.color_of(button);
         let switched = m.press_turn == color;
         let mut outcome = Switched::NoClock;
         if switched {

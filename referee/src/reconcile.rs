@@ -43,10 +43,11 @@ struct Search<'a> {
     added: &'a [(usize, Color)],
     /// When each of `added` was first read: stones a seeing board read one after the other
     /// are played in that order (referee-notes point 8); stones read at once (a snapshot
-    /// after a blind spell) in any order.
-    read_at: &'a [Timestamp],
+    /// after a blind spell) in any order; `None` for a stone on a point that read `?` (a
+    /// chattering sensor), whose time says only when the sensor read again.
+    read_at: &'a [Option<Timestamp>],
     /// The read time of each stone played on the current path.
-    played_at: Vec<Timestamp>,
+    played_at: Vec<Option<Timestamp>>,
     /// How many of `added` are new stones that must be explained.
     required: usize,
     budget: u32,
@@ -80,8 +81,7 @@ impl Search<'_> {
         for k in 0..self.added.len() {
             let (p, color) = self.added[k];
             let at = self.read_at[k];
-            let in_order = self.played_at.last().is_none_or(|&last| last <= at);
-            if used[k] || color != c || !in_order {
+            if used[k] || color != c || !self.in_order(at) {
                 continue;
             }
             let mut next = game.clone();
@@ -110,8 +110,7 @@ impl Search<'_> {
                 let unused = self.added.iter().zip(used).skip(self.required);
                 let read_at = self.read_at.iter().skip(self.required);
                 for ((&(p, c), _), &at) in unused.zip(read_at).filter(|((_, used), _)| !**used) {
-                    let in_order = self.played_at.last().is_none_or(|&last| last <= at);
-                    if c != game.to_move() || !in_order {
+                    if c != game.to_move() || !self.in_order(at) {
                         continue;
                     }
                     let mut next = game.clone();
@@ -124,12 +123,8 @@ impl Search<'_> {
             }
             &[k] => {
                 let (p, c) = self.added[k];
-                let in_order = self
-                    .played_at
-                    .last()
-                    .is_none_or(|&last| last <= self.read_at[k]);
                 if c == game.to_move()
-                    && in_order
+                    && self.in_order(self.read_at[k])
                     && game.play(c, Move::Play(go::point(p))).is_ok()
                     && self.matches(game)
                 {
@@ -140,6 +135,13 @@ impl Search<'_> {
             }
             _ => {}
         }
+    }
+
+    /// Whether a stone read at `at` may follow the stones played on the path: none of them
+    /// was read after it (a stone without a read time fits anywhere).
+    fn in_order(&self, at: Option<Timestamp>) -> bool {
+        let last = self.played_at.iter().rev().flatten().next();
+        at.is_none_or(|at| last.is_none_or(|&last| last <= at))
     }
 
     /// Whether the replayed game shows the physical board; the last move's captures may
@@ -256,6 +258,17 @@ impl Referee {
         };
         let last = steps.len().saturating_sub(1);
         let unseen = |i: usize, claim: &Claim| i < last && claim.at <= self.sight.last_blind_at();
+        let unseen_passes = steps
+            .iter()
+            .enumerate()
+            .filter(|(i, s)| matches!(s, Step::Pass(_, claim) if unseen(*i, claim)))
+            .count();
+        if unseen_passes > 1 {
+            // Two passes while the board could not see: a stone and the stone that captured
+            // it hide as well behind two passes as one stone behind one (hall stress, "chatter
+            // on a stone"); one replacement at a time cannot rule that out.
+            return true;
+        }
         let points = self.sight.physical().len();
         steps.iter().enumerate().any(|(i, step)| match step {
             Step::Pass(color, claim) if unseen(i, claim) => (0..points).any(|q| {
@@ -294,32 +307,32 @@ impl Referee {
             presses = &presses[1..];
         }
         let mut candidates = added.to_vec();
-        let mut read_at: Vec<Timestamp> = added
-            .iter()
-            .map(|&(p, _)| self.sight.changed_at()[p])
-            .collect();
+        let read_at_of = |p: usize| (!self.sight.surfaced(p)).then(|| self.sight.changed_at()[p]);
+        let mut read_at: Vec<Option<Timestamp>> =
+            added.iter().map(|&(p, _)| read_at_of(p)).collect();
         let required = candidates.len();
         for &p in &m.late_found {
             match m.known.get(&p) {
                 Some(&Reading::Black) if self.sight.physical()[p] == Reading::Black => {
                     candidates.push((p, Color::Black));
-                    read_at.push(self.sight.changed_at()[p]);
+                    read_at.push(read_at_of(p));
                 }
                 Some(&Reading::White) if self.sight.physical()[p] == Reading::White => {
                     candidates.push((p, Color::White));
-                    read_at.push(self.sight.changed_at()[p]);
+                    read_at.push(read_at_of(p));
                 }
                 _ => {}
             }
         }
-        // Stones that stood and were captured before the board reported them (sub-steps).
+        // Stones that stood and were captured meanwhile (sub-steps); the point may have been
+        // retaken since by a stone of the other colour, itself one of the new stones.
         for v in m.vanished.iter().filter(|v| v.from > m.placed_at) {
             if let Some(c) = v.reading.color()
-                && self.sight.physical()[v.index] == Reading::Empty
+                && self.sight.physical()[v.index] != v.reading
                 && !candidates.contains(&(v.index, c))
             {
                 candidates.push((v.index, c));
-                read_at.push(v.from);
+                read_at.push(Some(v.from));
             }
         }
         // A stone of the game's colour on its point but placed since the last move: the
@@ -331,7 +344,7 @@ impl Referee {
                 && board.get(go::point(p)) == Some(c)
             {
                 candidates.push((p, c));
-                read_at.push(self.sight.changed_at()[p]);
+                read_at.push(read_at_of(p));
             }
         }
         let mut search = Search {
@@ -375,7 +388,8 @@ impl Referee {
     /// Stones found at once when the board read again carry no order, and are judged by none.
     fn judge_held_press(&mut self, color: Color, p: usize, claim: &Claim) {
         let read_at = self.sight.changed_at()[p];
-        let seen_placed = read_at > self.sight.last_blind_at();
+        // A stone on a point that read `?` was seen when the sensor read again, not placed then.
+        let seen_placed = read_at > self.sight.last_blind_at() && !self.sight.surfaced(p);
         if seen_placed && read_at > claim.at.plus_ms(self.effective_skew()) {
             let number = self.game.as_ref().map_or(0, |m| m.move_count());
             let evidence = vec![

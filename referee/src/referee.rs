@@ -21,9 +21,8 @@ use crate::{Timestamp, guidance::Guidance};
 pub struct Referee {
     pub(crate) config: RefereeConfig,
     pub(crate) size: BoardSize,
-    /// Events and device commands not polled yet, and the next `seq` (the only part of it a
-    /// checkpoint keeps, as `seq`).
-    #[serde(flatten)]
+    /// Events and device commands not polled yet (a checkpoint keeps none of it).
+    #[serde(skip)]
     pub(crate) outbox: Outbox,
     /// The debounced board and whether it can see.
     #[serde(flatten)]
@@ -68,7 +67,7 @@ impl Referee {
         let size = BoardSize::new(config.size).map_err(|_| RefereeError::BadSize(config.size))?;
         let points = size.points();
         Ok(Self {
-            outbox: Outbox::new(config.first_seq),
+            outbox: Outbox::default(),
             sight: Sight::new(
                 points,
                 config.settle_ms,
@@ -97,10 +96,10 @@ impl Referee {
         &self.config
     }
 
-    /// While on, events and device commands are numbered (`seq` counts them) but dropped as
-    /// they are made: for replaying a journal whose outputs were published before a restart,
-    /// without building the thousands of clock readings and their timestamps again. The
-    /// referee's state, deadlines and `seq` are the same as with outputs on; only
+    /// While on, events and device commands are dropped as they are made: for replaying a
+    /// journal whose outputs were published before a restart, without building the thousands
+    /// of clock readings and their timestamps again. The referee's state and deadlines are
+    /// the same as with outputs on; only
     /// [`Referee::poll_event`] and [`Referee::poll_device_command`] have nothing to give.
     pub fn set_replaying(&mut self, on: bool) {
         self.outbox.set_replaying(on);
@@ -300,12 +299,7 @@ impl Referee {
         self.outbox.poll_command()
     }
 
-    /// The last `seq` given out.
-    pub fn seq(&self) -> u64 {
-        self.outbox.next_seq().saturating_sub(1)
-    }
-
-    /// Queues an event with the next `seq`.
+    /// Queues an event.
     pub(crate) fn emit(&mut self, kind: EventKind) {
         let game = self.game.as_ref().map(Match::id);
         self.outbox.emit(&self.config.board, game, self.now, kind);

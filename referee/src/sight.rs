@@ -125,11 +125,15 @@ impl Referee {
         self.sight.blind() || self.game.as_ref().is_some_and(|m| !m.held.is_empty())
     }
 
-    /// Holds presses the board cannot explain; only presses that switched the clock claim a move.
+    /// Holds presses the board cannot explain, and the presses queued behind them (a move
+    /// after one that is not explained cannot be either); only presses that switched the
+    /// clock claim a move.
     pub(crate) fn hold(&mut self, claims: Vec<Claim>) {
         let Some(m) = self.game.as_mut() else { return };
         let before = m.held.len();
-        m.held.extend(claims.into_iter().filter(|c| c.switched));
+        let behind = m.take_queued_claims();
+        m.held
+            .extend(claims.into_iter().chain(behind).filter(|c| c.switched));
         m.held.sort_by_key(|c| c.at);
         if m.held.len() != before {
             self.update_board_alert("");

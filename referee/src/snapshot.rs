@@ -9,13 +9,14 @@ use crate::referee::Referee;
 use crate::state::{BoardState, PerColor, Phase, SCHEMA_VERSION, SekiMark};
 
 impl Referee {
-    /// The board's full state, as GET /boards/{board} and MQTT `state` publish it.
+    /// The board's full state, as GET /boards/{board} and MQTT `state` publish it, its `seq`
+    /// 0: the publisher numbers it (the daemon's ledger, the one counter of a board).
     pub fn state(&self) -> BoardState {
         let physical = go::position_string(self.sight.physical());
         let position = go::position_string(&self.game_readings());
         let mut state = BoardState {
             v: SCHEMA_VERSION,
-            seq: self.seq(),
+            seq: 0,
             board: self.config.board.clone(),
             game: None,
             size: self.size.lines(),
@@ -70,8 +71,8 @@ impl Referee {
         state.infractions = m.audit.infractions().to_vec();
         state.warnings = m.audit.warnings();
         state.phase = m.phase;
-        state.result.clone_from(&m.result);
-        state.proposed_result = m.proposed().cloned();
+        state.result = m.result_text().map(str::to_owned);
+        state.proposed_result = m.proposed_text().map(str::to_owned);
         state.result_unit = m.ruleset.score_unit();
         state.count = m.count();
         let dead = m.shown_dead(self.sight.physical());

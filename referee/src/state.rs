@@ -132,6 +132,7 @@ pub struct BoardState {
     /// Schema version (1).
     pub v: u8,
     /// Output counter of this board: it only grows, also across restarts.
+    // The publisher numbers the state (the daemon's ledger); `Referee::state` leaves it 0.
     pub seq: u64,
     /// Board id.
     #[cfg_attr(feature = "openapi", schema(example = "table-1"))]
@@ -188,7 +189,6 @@ pub struct BoardState {
     /// `{"signal": "agreed_end_proposed", "color", "move_number"}` or
     /// `{"signal": "out_of_order", "zone", "stone", "move_number"}`.
     #[serde(default)]
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
     pub end_signal: Option<crate::end_signals::EndSignal>,
     /// Points counted dead ("D4"): marked while counting, kept in the final state.
     pub dead_stones: Vec<String>,
@@ -201,7 +201,6 @@ pub struct BoardState {
     /// point whose sensor cannot be read).
     pub physical: String,
     /// What to change on the board to restore the game position (the LED list).
-    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
     pub guidance: Guidance,
     /// Every arbiter action of the game, oldest first (who, when, what, note).
     #[serde(default)]
@@ -327,7 +326,7 @@ pub struct LiveState<'a> {
     #[cfg_attr(feature = "openapi", schema(value_type = Option<Score>))]
     pub count: Option<&'a Score>,
     /// A physical end signal waiting for the arbiter or the other player, or null.
-    #[cfg_attr(feature = "openapi", schema(value_type = Option<Object>))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<crate::end_signals::EndSignal>))]
     pub end_signal: Option<&'a crate::end_signals::EndSignal>,
     /// Points counted dead.
     #[cfg_attr(feature = "openapi", schema(value_type = Vec<String>))]
@@ -346,7 +345,7 @@ pub struct LiveState<'a> {
     #[cfg_attr(feature = "openapi", schema(value_type = String, required = false))]
     pub physical: Option<&'a str>,
     /// What to change on the board to restore the game position.
-    #[cfg_attr(feature = "openapi", schema(value_type = Object))]
+    #[cfg_attr(feature = "openapi", schema(value_type = Guidance))]
     pub guidance: &'a Guidance,
     /// Players: Black.
     #[cfg_attr(feature = "openapi", schema(value_type = String))]

@@ -232,3 +232,47 @@ fn a_long_backlog_never_ends_the_game() {
     assert!(!t.moves().iter().any(|m| m == "pass"), "{:?}", t.moves());
     assert!(infractions(&t).is_empty(), "{:?}", infractions(&t));
 }
+
+/// The clock unplugged for one move (its press lost with the cable), then back: White's
+/// stone, and White's press reaching the host with Black's next stone, in either order
+/// (`e2e_fault_replug` under load, issue 39/44.7). The lost press is no wrong colour.
+#[test]
+fn a_press_lost_while_the_clock_was_away_is_no_wrong_colour() {
+    for stone_before_press in [false, true] {
+        let mut t = game();
+        t.send(Input::DeviceDisconnected {
+            device: Device::Clock,
+        });
+        t.put("G7", B);
+        t.wait(800);
+        t.send(Input::DeviceConnected {
+            device: Device::Clock,
+        });
+        t.wait(800);
+        t.put("C7", W);
+        t.wait(400);
+        if stone_before_press {
+            t.put("G3", B);
+            t.press(Button::R);
+        } else {
+            t.press(Button::R);
+            t.put("G3", B);
+        }
+        t.wait(400);
+        t.press(Button::L);
+        t.wait(1_000);
+        t.play("D4", W, &[]);
+        assert_eq!(
+            t.moves(),
+            ["E5", "C3", "G7", "C7", "G3", "D4"],
+            "stone before press: {stone_before_press}"
+        );
+        assert!(
+            infractions(&t).is_empty(),
+            "stone before press {stone_before_press}: {:?}",
+            infractions(&t)
+        );
+        let clock = t.referee.state().clock.expect("a timed game");
+        assert_eq!(clock.running, Some(B), "the clock runs for Black after D4");
+    }
+}

@@ -120,3 +120,76 @@ fn a_sensor_chattering_next_to_the_point_played_does_not_hide_the_move() {
         assert!(t.alerts().is_empty(), "{what}: {:#?}", t.alerts());
     }
 }
+
+/// White plays on the chattering point itself, and the game goes on around it while the
+/// sensor still reads `?` (hall stress, "chatter next to move", games 7, 8 and 11): the stone
+/// is read only when the sensor clears, yet it was the first of the moves held meanwhile.
+/// Black's fast answer waits in the queue behind White's held press and is held with it;
+/// the stone's reading says when the sensor read again, not when it was placed, so it
+/// carries no order; every move is recorded in the order played.
+#[test]
+fn a_stone_played_on_a_chattering_point_keeps_its_place_in_the_order() {
+    for wrong in [Reading::White, Reading::Black] {
+        for hz in [2, 4, 10] {
+            let mut t = Table::nine();
+            t.play("C3", B, &[]);
+            t.play("G7", W, &[]);
+            let f5 = t.idx("F5");
+            let mut c = Chatter::new(&t, f5, hz, Reading::Empty, wrong, 12_000);
+            wait_chattering(&mut t, &mut c, 2_500);
+            play_chattering(&mut t, &mut c, "E5", B, 500, 900);
+            // The stone lands on the chattering point: its true reading is White from now on.
+            c.a = Reading::White;
+            play_chattering(&mut t, &mut c, "F5", W, 500, 900);
+            // Black answers fast: the press comes before the stone is reported.
+            play_chattering(&mut t, &mut c, "G3", B, 150, 900);
+            let what = format!("{hz} Hz, {wrong:?} chatter, White on F5");
+            assert_eq!(
+                t.referee.state().device.unexplained_presses,
+                2,
+                "{what}: White's press for F5 and Black's queued behind it are both held"
+            );
+            for (p, col) in [("C7", W), ("D4", B)] {
+                play_chattering(&mut t, &mut c, p, col, 500, 900);
+            }
+            wait_chattering(&mut t, &mut c, 14_000);
+            assert_eq!(
+                names(&t),
+                vec!["C3", "G7", "E5", "F5", "G3", "C7", "D4"],
+                "{what}"
+            );
+            assert!(t.alerts().is_empty(), "{what}: {:#?}", t.alerts());
+            let asks = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
+            assert!(
+                asks.iter().all(|a| a.resolved_at.is_some()),
+                "{what}: no ask left open: {asks:#?}"
+            );
+        }
+    }
+}
+
+/// Two bare presses while a sensor chatters elsewhere (the board unclean, so no pass is proven
+/// at once) are never both read as passes: a stone placed and the stone that captured it
+/// hide as well behind two passes, which one replacement at a time cannot rule out (hall
+/// stress, "chatter on a stone"). The referee asks and records nothing it did not see.
+#[test]
+fn two_passes_while_a_sensor_chatters_are_asked_not_guessed() {
+    let mut t = Table::nine();
+    t.play("C3", B, &[]);
+    t.play("G7", W, &[]);
+    let j9 = t.idx("J9");
+    let mut c = Chatter::new(&t, j9, 4, Reading::Empty, Reading::White, 8_000);
+    wait_chattering(&mut t, &mut c, 3_000);
+    t.press(button(B));
+    wait_chattering(&mut t, &mut c, 900);
+    play_chattering(&mut t, &mut c, "C7", W, 400, 900);
+    t.press(button(B));
+    wait_chattering(&mut t, &mut c, 900);
+    play_chattering(&mut t, &mut c, "E5", W, 400, 900);
+    wait_chattering(&mut t, &mut c, 12_000);
+    assert_eq!(names(&t), vec!["C3", "G7"], "no pass guessed");
+    let asks = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
+    assert_eq!(asks.len(), 1, "{asks:#?}");
+    assert!(asks[0].resolved_at.is_none(), "{asks:#?}");
+    assert!(t.alerts().is_empty(), "{:#?}", t.alerts());
+}

@@ -5,7 +5,7 @@ mod common;
 use common::corpus::{ai_games, corpus_dir, new_game};
 use common::physical::Hands;
 use common::table::Table;
-use goban_referee::checkpoint::{CheckpointError, FORMAT};
+use goban_referee::checkpoint::{CheckpointError, FORMAT, OLDEST_FORMAT};
 use goban_referee::{ArbiterCommand, GameSetup, Input, Phase, Referee, RefereeConfig, Timestamp};
 use goban_rules::Color;
 
@@ -40,7 +40,7 @@ fn full_run(config: &RefereeConfig, journal: &[(Timestamp, Input)]) -> Full {
 }
 
 /// At each split: the checkpoint taken after `split` inputs, restored, then the rest of the
-/// inputs handled live, make the same later events (seq included) and the same final state;
+/// inputs handled live, make the same later events (time and content) and the same final state;
 /// a quiet replay of the first `split` inputs (a restart without checkpoint) checkpoints the
 /// same bytes; and a restored referee checkpoints the bytes it was restored from.
 fn assert_checkpoint_and_tail_match(
@@ -168,6 +168,38 @@ fn a_game_through_counting_resumption_and_a_voided_move_restores_at_every_input(
     assert_eq!(tried, n + 1);
 }
 
+/// Counting, then the arbiter confirms the count: a checkpoint taken while counting keeps the
+/// count beside the result it gives (its result is written in points, the count's in stones).
+#[test]
+fn a_game_confirmed_from_its_count_restores_at_every_input() {
+    let config = RefereeConfig {
+        size: 9,
+        ..RefereeConfig::default()
+    };
+    let mut t = Table::new(config.clone());
+    t.arbiter(ArbiterCommand::StartGame(GameSetup::default()));
+    for row in 1..=9 {
+        t.play(&format!("D{row}"), Color::Black, &[]);
+        t.play(&format!("F{row}"), Color::White, &[]);
+    }
+    t.play("G5", Color::Black, &[]);
+    t.play("B5", Color::White, &[]);
+    t.press_black();
+    t.wait(1_500);
+    t.press_white();
+    t.wait(6_000);
+    t.take("B5");
+    t.take("G5");
+    t.wait(1_000);
+    t.arbiter(ArbiterCommand::ConfirmResult);
+    let state = t.referee.state();
+    assert_eq!(state.result.as_deref(), Some("W+3.75"));
+    assert!(state.count.is_some(), "the count stays beside its result");
+    let n = t.journal.len();
+    let tried = assert_checkpoint_and_tail_match(&config, &t.journal, 0..=n);
+    assert_eq!(tried, n + 1);
+}
+
 #[test]
 fn a_game_with_moves_of_unknown_order_restores_at_every_input() {
     use common::hall::{button, put_unseen, replug, unplug};
@@ -214,6 +246,12 @@ fn a_checkpoint_of_another_format_config_or_damaged_is_refused() {
     assert!(matches!(
         Referee::restore(&config, &other),
         Err(CheckpointError::Format { found, .. }) if found == FORMAT + 1
+    ));
+    json["format"] = serde_json::json!(OLDEST_FORMAT - 1);
+    let older = serde_json::to_vec(&json).unwrap();
+    assert!(matches!(
+        Referee::restore(&config, &older),
+        Err(CheckpointError::Format { found, .. }) if found == OLDEST_FORMAT - 1
     ));
 
     let changed = RefereeConfig {

@@ -53,8 +53,8 @@ fn replay_quietly_then_live(
     (events, serde_json::to_string(&r.state()).unwrap())
 }
 
-/// The quiet replay leaves the referee where the full one does: same later events (seq
-/// included), same state, at several split points.
+/// The quiet replay leaves the referee where the full one does: same later events (time
+/// and content), same state, at several split points.
 fn assert_quiet_replay_matches(
     config: &RefereeConfig,
     journal: &[(goban_referee::Timestamp, Input)],

@@ -70,8 +70,9 @@ fn setting_the_proposed_result_confirms_without_force_and_another_needs_it() {
         t.referee.handle(t.now, Input::Arbiter(other)).is_err(),
         "not what the board proposes: the game is still in play"
     );
+    // The proposed result in any of its forms confirms it; the state words it as the rules do.
     t.arbiter(ArbiterCommand::SetResult {
-        result: "W+R".parse().unwrap(),
+        result: "w+resign".parse().unwrap(),
         force: false,
     });
     assert_eq!(t.referee.state().result.as_deref(), Some("W+R"));

@@ -127,6 +127,30 @@ impl GameResult {
         }
     }
 
+    /// The result a count gives: `lead` is Black's (negative when White leads), its margin in
+    /// the lead's unit; no lead is a draw.
+    ///
+    /// ```
+    /// use goban_rules::{GameResult, Margin};
+    /// assert_eq!(GameResult::of_lead(Margin::Stones(-3.75)).to_rules_string(), "W+3.75");
+    /// assert_eq!(GameResult::of_lead(Margin::Points(0.0)), GameResult::Draw);
+    /// ```
+    #[must_use]
+    pub fn of_lead(lead: Margin) -> Self {
+        let value = lead.value();
+        let winner = if value > 0.0 {
+            Color::Black
+        } else if value < 0.0 {
+            Color::White
+        } else {
+            return Self::Draw;
+        };
+        Self::Win {
+            winner,
+            by: WinBy::Score(Margin::new(value.abs(), lead.unit())),
+        }
+    }
+
     /// The SGF `RE` value: the margin always in points, as other SGF tools read it.
     #[must_use]
     pub fn to_sgf(&self) -> String {

@@ -13,7 +13,7 @@ use crate::message::Topic;
 /// What one input produced, ready to be numbered and published.
 #[derive(Debug, Default)]
 pub(crate) struct Outputs {
-    /// Events with their topic (`seq` is set later by the ledger).
+    /// Events with their topic, not numbered yet: the ledger numbers them as it publishes.
     pub(crate) events: Vec<(Topic, Event)>,
     /// Commands for the devices.
     pub(crate) commands: Vec<DeviceCommand>,
@@ -78,7 +78,7 @@ impl Engine {
         config: &RefereeConfig,
         checkpoint: &StoredCheckpoint,
     ) -> Result<Self, CheckpointError> {
-        if checkpoint.format != goban_referee::checkpoint::FORMAT {
+        if !goban_referee::checkpoint::reads(checkpoint.format) {
             // Not even decoded: the referee would refuse it after reading it whole.
             return Err(CheckpointError::Format {
                 found: checkpoint.format,

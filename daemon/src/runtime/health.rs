@@ -33,13 +33,10 @@ pub(crate) struct PortReport {
     stats: Option<LinkStats>,
 }
 
-/// The `device` message (api.md MQTT `device`); `seq` is set when the ledger numbers it.
+/// The `device` message (api.md MQTT `device`) without its `v` and `seq`: the ledger numbers
+/// it ([`crate::message::Numbered`]).
 #[derive(Clone, Debug, Serialize)]
 pub(crate) struct DeviceReport {
-    /// Schema version.
-    pub(crate) v: u8,
-    /// The board's seq.
-    pub(crate) seq: u64,
     /// Board id.
     pub(crate) board: String,
     event: &'static str,
@@ -176,8 +173,6 @@ impl Health {
             })
             .collect();
         DeviceReport {
-            v: 1,
-            seq: 0,
             board: self.board.to_string(),
             event: "device",
             source: "link",

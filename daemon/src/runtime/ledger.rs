@@ -14,7 +14,7 @@ use super::checkpoint_policy::CheckpointPolicy;
 use super::engine::Engine;
 use super::health::DeviceReport;
 use crate::journal::{Batch, CheckpointRecord, GameRecord, InputRecord, Recovered};
-use crate::message::{BoardView, Payload, Published, Topic};
+use crate::message::{BoardView, Numbered, Payload, Published, Topic};
 
 /// Why a board was not rebuilt from its journal.
 #[derive(Debug, thiserror::Error)]
@@ -73,7 +73,7 @@ pub(crate) struct Ledger {
 
 impl Ledger {
     /// Rebuild a board from its journal: restore the open epoch's checkpoint if it has one,
-    /// replay the inputs after it, continue its seq.
+    /// replay the inputs after it, continue its seq (the journal's: the referee keeps none).
     ///
     /// # Errors
     /// [`RecoverError::Checkpoint`] when the checkpoint is refused: recover again without it.
@@ -191,9 +191,10 @@ impl Ledger {
             self.checkpoints.journaled();
         }
         self.state_due |= outputs.state_changed;
-        for (topic, mut event) in outputs.events {
-            event.seq = self.take_seq();
-            self.push(topic, at, event.seq, Payload::json(&event), only_ticks);
+        for (topic, event) in outputs.events {
+            let seq = self.take_seq();
+            let payload = Payload::json(&Numbered::new(seq, &event));
+            self.push(topic, at, seq, payload, only_ticks);
         }
         if only_ticks {
             self.may_wait |= !outputs.commands.is_empty();
@@ -205,10 +206,10 @@ impl Ledger {
     }
 
     /// Queue a daemon-made device message for publication with the next commit.
-    pub(crate) fn push_device(&mut self, mut report: DeviceReport, at_ms: u64) {
-        report.seq = self.take_seq();
-        let seq = report.seq;
-        self.push(Topic::Device, at_ms, seq, Payload::json(&report), true);
+    pub(crate) fn push_device(&mut self, report: DeviceReport, at_ms: u64) {
+        let seq = self.take_seq();
+        let payload = Payload::json(&Numbered::new(seq, &report));
+        self.push(Topic::Device, at_ms, seq, payload, true);
     }
 
     /// When the pending batch must be committed; inputs that caused nothing visible may wait

@@ -207,8 +207,6 @@ fn alert(n: u32, kind: DeviceAlertKind) -> DeviceAlert {
 
 fn device_event(alerts: Vec<DeviceAlert>) -> Event {
     Event {
-        v: 1,
-        seq: 0,
         board: "t1".into(),
         game: None,
         at: String::new(),

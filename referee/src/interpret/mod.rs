@@ -30,7 +30,9 @@ impl Referee {
                 self.size,
             );
         }
-        let vanished = self.sight.handle_quiet(quiet);
+        let gone = self.stones_gone_while_held(&quiet);
+        let mut vanished = self.sight.handle_quiet(quiet);
+        vanished.extend(gone);
         self.keep_vanished(vanished);
         self.update_unknown_points();
         self.update_chattering();

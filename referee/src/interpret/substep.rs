@@ -3,8 +3,9 @@
 use goban_rules::{Color, Move};
 
 use crate::Timestamp;
-use crate::debounce::Vanished;
+use crate::debounce::{Quiet, Vanished};
 use crate::go;
+use crate::input::Reading;
 use crate::match_state::Claim;
 use crate::referee::Referee;
 
@@ -14,13 +15,56 @@ const VANISHED_KEPT: usize = 16;
 impl Referee {
     /// Keeps the stones of the last report that stood and went, after the last move's stone.
     pub(super) fn keep_vanished(&mut self, vanished: Vec<Vanished>) {
+        // A chattering sensor's flips are no stones: kept, they would crowd out real ones.
+        let debouncer = self.sight.debouncer();
+        let real: Vec<Vanished> = vanished
+            .into_iter()
+            .filter(|v| !debouncer.is_chattering(v.index))
+            .collect();
         let Some(m) = self.game.as_mut() else { return };
         let since = m.placed_at;
         m.vanished.retain(|v| v.from > since);
         m.vanished
-            .extend(vanished.into_iter().filter(|v| v.from > since));
+            .extend(real.into_iter().filter(|v| v.from > since));
         let extra = m.vanished.len().saturating_sub(VANISHED_KEPT);
         m.vanished.drain(..extra);
+    }
+
+    /// While presses wait for their stones (open or queued, before any is held: once the
+    /// referee holds, only sub-steps inside a stall count) or points read `?`, the board
+    /// seeing: stones reported but not the game's that the quiet position `next` no
+    /// longer shows and would leave without a liberty, so placed and captured meanwhile; each
+    /// may be a move of a later explanation (hall stress, "chatter on a stone": a stone held
+    /// while a sensor flickered, then captured).
+    pub(super) fn stones_gone_while_held(&self, next: &Quiet) -> Vec<Vanished> {
+        let Some(m) = self.game.as_ref() else {
+            return Vec::new();
+        };
+        let waiting = m.open_press().is_some() || m.has_queued_claims();
+        // After a blind spell the last position is stale: what it lost says nothing.
+        if self.sight.blind() || !(waiting || self.sight.unclean()) {
+            return Vec::new();
+        }
+        let board = m.game.board();
+        let physical = self.sight.physical();
+        physical
+            .iter()
+            .zip(&next.readings)
+            .enumerate()
+            .filter_map(|(p, (&was, &now))| {
+                let c = was.color()?;
+                (now == Reading::Empty
+                    && !self.sight.debouncer().is_chattering(p)
+                    && go::without_liberty(&next.readings, p, was, self.size)
+                    && board.get(go::point(p)) != Some(c))
+                .then(|| Vanished {
+                    index: p,
+                    reading: was,
+                    from: self.sight.changed_at()[p],
+                    to: next.changed_at[p],
+                })
+            })
+            .collect()
     }
 
     /// A stone of `mover` that stood and went since the last move and that, played before

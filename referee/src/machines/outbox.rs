@@ -1,57 +1,39 @@
-//! The referee's outbox: events numbered by `seq` and device commands, queued until polled.
+//! The referee's outbox: events and device commands, queued until polled.
 
 use std::collections::VecDeque;
 
 use crate::Timestamp;
 use crate::command::DeviceCommand;
 use crate::event::{Event, EventKind};
-use crate::state::SCHEMA_VERSION;
 
-/// What the referee has to say, in order: events with their `seq`, and device commands.
-/// Only the next `seq` is state (a checkpoint keeps it); queued outputs were handed out
-/// before any checkpoint is taken.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+/// What the referee has to say, in order: events and device commands. Events carry no number:
+/// the daemon's ledger numbers every message of a board, the referee's and its own, with one
+/// `seq`. Nothing of it is state: queued outputs were handed out before any checkpoint is
+/// taken, so a checkpoint keeps none of it.
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Outbox {
-    /// The `seq` of the next event.
-    seq: u64,
-    #[serde(skip)]
     events: VecDeque<Event>,
-    #[serde(skip)]
     commands: VecDeque<DeviceCommand>,
-    /// Replaying a journal: outputs are numbered but dropped as they are made.
-    #[serde(skip)]
+    /// Replaying a journal: outputs are dropped as they are made.
     replaying: bool,
 }
 
 impl Outbox {
-    /// An empty outbox whose first event gets `first_seq`.
-    pub(crate) fn new(first_seq: u64) -> Self {
-        Self {
-            seq: first_seq,
-            events: VecDeque::new(),
-            commands: VecDeque::new(),
-            replaying: false,
-        }
-    }
-
-    /// While on, outputs are numbered but dropped (see `Referee::set_replaying`).
+    /// While on, outputs are dropped as they are made (see `Referee::set_replaying`).
     pub(crate) fn set_replaying(&mut self, on: bool) {
         self.replaying = on;
     }
 
-    /// Queues an event of `board` (and `game`) at `at` with the next `seq`.
+    /// Queues an event of `board` (and `game`) at `at`.
     pub(crate) fn emit(&mut self, board: &str, game: Option<&str>, at: Timestamp, kind: EventKind) {
         if !self.replaying {
             self.events.push_back(Event {
-                v: SCHEMA_VERSION,
-                seq: self.seq,
                 board: board.to_owned(),
                 game: game.map(str::to_owned),
                 at: at.to_rfc3339(),
                 kind,
             });
         }
-        self.seq += 1;
     }
 
     /// Queues a command for a device.
@@ -75,10 +57,5 @@ impl Outbox {
     /// The next command for a device.
     pub(crate) fn poll_command(&mut self) -> Option<DeviceCommand> {
         self.commands.pop_front()
-    }
-
-    /// The `seq` the next event gets.
-    pub(crate) fn next_seq(&self) -> u64 {
-        self.seq
     }
 }

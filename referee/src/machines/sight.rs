@@ -14,6 +14,11 @@ pub(crate) struct Sight {
     physical: Vec<Reading>,
     /// When each point of `physical` last changed.
     changed_at: Vec<Timestamp>,
+    /// Whether each point's reading came out of `?` (unreadable or chattering): its change
+    /// time says when the sensor read again, not when the stone was placed or taken off.
+    /// Empty in checkpoints older than the field: no point surfaced.
+    #[serde(default)]
+    surfaced: Vec<bool>,
     /// The board cannot see: unplugged, frames lost, or no quiet reading since the resync.
     blind: bool,
     /// The board shows `?` or chattering points now.
@@ -29,6 +34,7 @@ impl Sight {
             debouncer: Debouncer::with_rule(points, settle_ms, rule),
             physical: vec![Reading::Unknown; points],
             changed_at: vec![Timestamp(0); points],
+            surfaced: vec![false; points],
             blind: true,
             unclean: false,
             last_blind_at: Timestamp(0),
@@ -77,6 +83,12 @@ impl Sight {
 
     /// A quiet position is the board's now; returns the stones that vanished inside its stall.
     pub(crate) fn handle_quiet(&mut self, quiet: Quiet) -> Vec<Vanished> {
+        self.surfaced.resize(quiet.readings.len(), false);
+        for (p, (&was, &now)) in self.physical.iter().zip(&quiet.readings).enumerate() {
+            if was != now {
+                self.surfaced[p] = was == Reading::Unknown;
+            }
+        }
         self.physical = quiet.readings;
         self.changed_at = quiet.changed_at;
         quiet.vanished
@@ -111,6 +123,12 @@ impl Sight {
     /// When each point of the quiet position last changed.
     pub(crate) fn changed_at(&self) -> &[Timestamp] {
         &self.changed_at
+    }
+
+    /// Whether point `p`'s reading came out of `?`: when it changed is not known, only when
+    /// the sensor could read it again.
+    pub(crate) fn surfaced(&self, p: usize) -> bool {
+        self.surfaced.get(p).copied().unwrap_or(false)
     }
 
     /// The board cannot see.

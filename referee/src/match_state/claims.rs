@@ -40,6 +40,17 @@ impl Match {
         Some(self.claims.remove(k))
     }
 
+    /// Whether presses wait in the queue.
+    pub(crate) fn has_queued_claims(&self) -> bool {
+        !self.claims.is_empty()
+    }
+
+    /// Takes the whole queue, oldest first (the presses behind a press that is held).
+    pub(crate) fn take_queued_claims(&mut self) -> Vec<Claim> {
+        self.claims_wait_until = None;
+        std::mem::take(&mut self.claims)
+    }
+
     /// The queue is dropped (play ended or stopped).
     pub(crate) fn drop_claims(&mut self) {
         self.claims.clear();

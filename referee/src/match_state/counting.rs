@@ -34,7 +34,7 @@ impl Match {
     }
 
     /// Counts again while counting; returns the proposed result when it changed to a new one.
-    pub(crate) fn recount(&mut self, physical: &[Reading]) -> Option<String> {
+    pub(crate) fn recount(&mut self, physical: &[Reading]) -> Option<GameResult> {
         if self.phase != Phase::Counting {
             return None;
         }
@@ -44,11 +44,11 @@ impl Match {
             .map(go::point)
             .collect();
         self.count = crate::scoring::score(&self.game, &dead, self.audit.warnings(), &self.seki);
-        let proposed = self.count.map(|s| s.result.to_rules_string());
-        if proposed == self.proposed {
+        let proposed = self.count.map(|s| s.result);
+        if proposed == self.proposed() {
             return None;
         }
-        self.proposed.clone_from(&proposed);
+        self.propose(proposed);
         proposed
     }
 
@@ -133,7 +133,7 @@ impl Match {
         self.seki = SekiMarks::new();
         self.count = None;
         self.done.clear();
-        self.proposed = None;
+        self.propose(None);
         self.clock.resume(now);
         Ok(())
     }
@@ -145,12 +145,8 @@ impl Match {
                 "a score is confirmed while counting",
             ));
         }
-        let proposed = self
-            .proposed
-            .clone()
-            .ok_or(RefereeError::WrongPhase("no score to confirm"))?;
-        let unit = self.game.setup().ruleset.score_unit();
-        GameResult::parse_in(&proposed, unit).map_err(|_| RefereeError::BadResult(proposed))
+        self.proposed()
+            .ok_or(RefereeError::WrongPhase("no score to confirm"))
     }
 
     /// The game ends with `result`: the dead stones as counted (`dead`) stay in the final
@@ -169,21 +165,6 @@ impl Match {
     pub(crate) fn handle_done(&mut self, color: Color) -> bool {
         self.done.insert(color);
         self.done.len() == 2
-    }
-
-    /// A resignation signal proposes `result`.
-    pub(crate) fn propose(&mut self, result: String) {
-        self.proposed = Some(result);
-    }
-
-    /// The proposed result lapses.
-    pub(crate) fn withdraw_proposal(&mut self) {
-        self.proposed = None;
-    }
-
-    /// The proposed result: the count while counting, or a resignation signal's.
-    pub(crate) fn proposed(&self) -> Option<&String> {
-        self.proposed.as_ref()
     }
 
     /// The count behind the proposed (or final) result.

@@ -3,11 +3,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use goban_rules::score::{Score, SekiMarks};
-use goban_rules::{Color, Game, Ruleset};
+use goban_rules::{Color, Game, Ruleset, StatedResult};
 
 mod claims;
 mod counting;
 mod leftovers;
+mod outcome;
 mod pause;
 mod standing;
 mod timers;
@@ -158,8 +159,10 @@ pub(crate) struct Match {
     /// The phase to return to after a pause.
     resume_phase: Phase,
     sealed: bool,
-    pub(crate) result: Option<String>,
-    proposed: Option<String>,
+    /// The final result (`outcome.rs`).
+    result: Option<StatedResult>,
+    /// The proposed result: the count's, or a resignation signal's (`outcome.rs`).
+    proposed: Option<StatedResult>,
     pub(crate) clock: Timekeeper,
     black_button: Button,
     /// Arbiter marks of dead (true) or alive (false) stones, by point (CN2002 8, 21.4).
@@ -168,6 +171,7 @@ pub(crate) struct Match {
     seki: SekiMarks,
     /// The count of the position with the dead stones as marked: the proposal while
     /// counting, kept at the end when the result is the count's.
+    #[serde(deserialize_with = "read_count")]
     count: Option<Score>,
     /// The dead stones when counting ended: the final state and the SGF keep them.
     dead_at_end: Vec<usize>,
@@ -347,4 +351,16 @@ impl Match {
             })
             .unwrap_or_default()
     }
+}
+
+/// A count read back from a checkpoint. Its `result` is written as SGF `RE`, in points, and
+/// reads back so; the result the count gave was in the count's unit (stones under CN2002), and
+/// a restored count must still equal it (`keep_count_for` keeps the count beside the result
+/// it gives, an arbiter's confirmation after a restart included).
+fn read_count<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Score>, D::Error> {
+    let count: Option<Score> = serde::Deserialize::deserialize(d)?;
+    Ok(count.map(|score| Score {
+        result: goban_rules::GameResult::of_lead(score.margin),
+        ..score
+    }))
 }

@@ -1,5 +1,7 @@
 //! The match's interruptions: a pause or a sealed adjournment (CN2002 14), and the clock's absence with the backlog of presses it may bring back (issue 39.7).
 
+use goban_rules::{Color, Move};
+
 use super::{ClockAway, Match};
 use crate::Timestamp;
 use crate::error::RefereeError;
@@ -51,6 +53,24 @@ impl Match {
                 matched: 0,
             });
         }
+    }
+
+    /// Whether the board read a stone of `side` while the clock was away that no press of the
+    /// clock's backlog matched: `side`'s press went with the cable, and the physical clock,
+    /// which that press switched, runs for the other side.
+    pub(crate) fn press_lost_while_away(&self, side: Color) -> bool {
+        let Some(away) = self.clock_away else {
+            return false;
+        };
+        let since = self.move_count().saturating_sub(away.from_move);
+        if since <= away.matched {
+            return false;
+        }
+        let moves = self.game.moves();
+        let from = moves.len().saturating_sub(since as usize);
+        moves[from..]
+            .iter()
+            .any(|m| m.color == side && m.mv != Move::Pass)
     }
 
     /// A press read live from the connected clock: its backlog, if any, is over.

@@ -18,7 +18,7 @@ use std::collections::BTreeSet;
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Board, Color, Game, GameResult, GameSetup, Margin, RulesError, Ruleset, WinBy};
+use crate::{Board, Color, Game, GameResult, GameSetup, Margin, RulesError, Ruleset};
 use regions::{Blocks, Region, empty_regions, seki_chains};
 
 /// Warnings given during the game (CN2002 art. 24.1); each costs one stone at the count.
@@ -109,6 +109,7 @@ pub struct Score {
     /// `{"stones": -3.75}`.
     pub margin: Margin,
     /// The result this count gives, SGF `RE` form in points (`W+7.5`) whatever `unit` is.
+    // Read back, its margin is in points: [`GameResult::of_lead`] of `margin` gives it in `unit`.
     #[cfg_attr(feature = "openapi", schema(value_type = String, example = "W+7.5"))]
     pub result: GameResult,
 }
@@ -270,19 +271,7 @@ impl Ctx<'_> {
     }
 
     fn finish(&self, unit: ScoreUnit, komi: f64, handicap_giveback: f64, margin: f64) -> Score {
-        let result = if margin > 0.0 {
-            GameResult::Win {
-                winner: Color::Black,
-                by: WinBy::Score(Margin::new(margin, unit)),
-            }
-        } else if margin < 0.0 {
-            GameResult::Win {
-                winner: Color::White,
-                by: WinBy::Score(Margin::new(-margin, unit)),
-            }
-        } else {
-            GameResult::Draw
-        };
+        let result = GameResult::of_lead(Margin::new(margin, unit));
         Score {
             ruleset: self.setup.ruleset,
             unit,

@@ -1,4 +1,4 @@
-//! /openapi.json covers every REST path of api.md with bodies and the board state; /metrics renders Prometheus text.
+//! /openapi.json covers every REST path of api.md with bodies and the board state, every part of the state named; /metrics renders Prometheus text.
 
 use super::{Harness, build_settings, json_of};
 
@@ -177,5 +177,92 @@ async fn metrics_without_a_recorder_is_404_json() {
         (status, body["error"].as_str()),
         (404, Some("metrics_disabled"))
     );
+    harness.stop().await;
+}
+
+/// What makes a schema say what its value is, besides a named type.
+const SAYS_WHAT: [&str; 6] = [
+    "properties",
+    "additionalProperties",
+    "enum",
+    "const",
+    "format",
+    "pattern",
+];
+
+/// A schema that says nothing of its content: `{}` or an object without properties (or
+/// without a free member: a `oneOf` with `null` counts by its other members). `$ref`s are
+/// followed once (`components.schemas`), arrays by their items.
+fn free_objects(
+    schema: &serde_json::Value,
+    schemas: &serde_json::Value,
+    path: &str,
+) -> Vec<String> {
+    if let Some(target) = schema["$ref"].as_str() {
+        let name = target.trim_start_matches("#/components/schemas/");
+        let resolved = &schemas[name];
+        if resolved.is_null() {
+            return vec![format!("{path}: {target} is not in the document")];
+        }
+        // A named schema's own members are checked where it is named (no recursion loops).
+        return members_free(resolved, schemas, path);
+    }
+    members_free(schema, schemas, path)
+}
+
+/// `free_objects` of a schema's alternatives, or of the schema itself when it has none.
+fn members_free(
+    schema: &serde_json::Value,
+    schemas: &serde_json::Value,
+    path: &str,
+) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut composed = false;
+    for key in ["oneOf", "anyOf", "allOf"] {
+        for (i, member) in schema[key].as_array().into_iter().flatten().enumerate() {
+            composed = true;
+            if member["$ref"].is_string() {
+                continue;
+            }
+            found.extend(members_free(member, schemas, &format!("{path}.{key}[{i}]")));
+        }
+    }
+    if composed {
+        return found;
+    }
+    if schema.get("items").is_some() {
+        return free_objects(&schema["items"], schemas, &format!("{path}[]"));
+    }
+    let types: Vec<&str> = match &schema["type"] {
+        serde_json::Value::String(one) => vec![one.as_str()],
+        serde_json::Value::Array(many) => many.iter().filter_map(|t| t.as_str()).collect(),
+        _ => Vec::new(),
+    };
+    let says_what = SAYS_WHAT.iter().any(|key| schema.get(*key).is_some());
+    let untyped = types.is_empty();
+    if !says_what && (untyped || types.contains(&"object")) {
+        found.push(format!("{path}: {schema}"));
+    }
+    found
+}
+
+/// The board state's schemas (full and live) name every part: no property is a bare `{}` or
+/// an object without properties (`end_signal` and `guidance` were, issue 44.1).
+#[tokio::test]
+async fn no_property_of_the_state_is_a_free_object() {
+    let harness = Harness::start(build_settings()).await;
+    let (_, doc) = json_of(harness.get("/openapi.json").await).await;
+    let schemas = &doc["components"]["schemas"];
+    for state in ["BoardState", "LiveBoardState"] {
+        let properties = schemas[state]["properties"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{state} has properties"));
+        assert!(properties.contains_key("end_signal") && properties.contains_key("guidance"));
+        let free: Vec<String> = properties
+            .iter()
+            .flat_map(|(name, schema)| free_objects(schema, schemas, &format!("{state}.{name}")))
+            .collect();
+        assert!(free.is_empty(), "free objects: {free:#?}");
+    }
     harness.stop().await;
 }
