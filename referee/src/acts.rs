@@ -104,6 +104,12 @@ pub(crate) fn describe(command: &ArbiterCommand) -> String {
         ArbiterCommand::SetResult { result, .. } => format!("result set to {result}"),
         ArbiterCommand::VoidMove { number } => format!("move {number} voided: it counts as a pass"),
         ArbiterCommand::RestoreMove { number } => format!("move {number} restored"),
+        ArbiterCommand::OrderMoves { first, points } => {
+            format!(
+                "moves from {first} put in the order played: {}",
+                points.join(" ")
+            )
+        }
     }
 }
 

@@ -106,6 +106,7 @@ impl Referee {
             }
             ArbiterCommand::VoidMove { number } => self.void_move(number),
             ArbiterCommand::RestoreMove { number } => self.restore_move(number),
+            ArbiterCommand::OrderMoves { first, points } => self.order_block(first, &points),
         }
     }
 

@@ -62,6 +62,23 @@ pub enum EventKind {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         periods_left: Option<u32>,
     },
+    /// Moves played while the board could not see, whose stones are known but whose order
+    /// is not, recorded as one setup block (MQTT `moves`): the state's `moves` `first` to
+    /// `last` with `order_known: false`. No `move_played` is sent for them (it would claim
+    /// an order); the moves after the block are announced as usual. The arbiter is told by
+    /// a `board_unavailable` device alert that stays open.
+    SetupBlock {
+        /// The number of the block's first move.
+        first: u32,
+        /// The number of its last move.
+        last: u32,
+        /// Black's stones ("D4"), by point: not in the order played.
+        black: Vec<String>,
+        /// White's stones ("D4"), by point.
+        white: Vec<String>,
+        /// Why, in words.
+        reason: String,
+    },
     /// A new alert (MQTT `infractions`).
     InfractionRaised {
         /// The alert.

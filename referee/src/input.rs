@@ -264,6 +264,16 @@ pub enum ArbiterCommand {
         /// Its number.
         number: u32,
     },
+    /// Give the order of a setup block: moves played while the board could not see, recorded
+    /// with their order unknown (`order_known: false`). Refused unless `points` are exactly
+    /// the block's stones, one of each colour in turn from the side that was to move, and
+    /// every later move stays legal.
+    OrderMoves {
+        /// The number of the block's first move.
+        first: u32,
+        /// The block's stones ("D4") in the order they were played.
+        points: Vec<String>,
+    },
 }
 
 fn forced_by_default() -> bool {
@@ -290,6 +300,7 @@ impl ArbiterCommand {
             Self::SetResult { .. } => "set_result",
             Self::VoidMove { .. } => "void_move",
             Self::RestoreMove { .. } => "restore_move",
+            Self::OrderMoves { .. } => "order_moves",
         }
     }
 }

@@ -45,6 +45,28 @@ pub struct MoveRecord {
     pub time_left_ms: Option<u64>,
     /// The mover's byo-yomi periods (or Canadian moves) left, when a clock runs.
     pub periods_left: Option<u32>,
+    /// `false` for the moves of a setup block: moves played while the board could not see
+    /// whose stones are known but whose order is not. Such moves come together, listed by
+    /// point (their numbers say where the block stands, not which came first), with no
+    /// time left. Absent in JSON when `true` (every move read in order), so records written
+    /// before the field existed read as they were.
+    #[serde(default = "order_known", skip_serializing_if = "is_true")]
+    #[cfg_attr(feature = "openapi", schema(default = true, required = false))]
+    pub order_known: bool,
+}
+
+/// Records without `order_known` were read in order.
+pub(crate) fn order_known() -> bool {
+    true
+}
+
+/// Whether `order_known` is left out of the JSON.
+#[expect(
+    clippy::trivially_copy_pass_by_ref,
+    reason = "serde passes a reference"
+)]
+pub(crate) fn is_true(known: &bool) -> bool {
+    *known
 }
 
 /// Records per shared chunk.

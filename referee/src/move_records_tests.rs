@@ -21,6 +21,7 @@ fn record(number: u32) -> MoveRecord {
         at: Timestamp(1_000 * u64::from(number)),
         time_left_ms: Some(u64::from(number)),
         periods_left: None,
+        order_known: true,
     }
 }
 

@@ -48,6 +48,7 @@ impl Referee {
             at,
             time_left_ms,
             periods_left,
+            order_known: true,
         });
         m.provisional = provisional;
         m.placed_at = at;

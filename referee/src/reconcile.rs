@@ -10,6 +10,7 @@ use crate::go;
 use crate::input::Reading;
 use crate::match_state::Claim;
 use crate::referee::Referee;
+use crate::setup_block::Verdict;
 
 /// Positions tried at most while looking for explanations; beyond it the case is ambiguous.
 const SEARCH_BUDGET: u32 = 20_000;
@@ -19,7 +20,7 @@ const FOUND_LIMIT: usize = 16;
 
 /// One step of an explanation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Step {
+pub(crate) enum Step {
     /// The press completes the last move, already recorded before the board went blind.
     Complete(Claim),
     /// A stone played and completed by the press.
@@ -203,13 +204,24 @@ impl Referee {
                 self.accept(&steps);
             }
             _ => {
+                // The same stones in different orders: recorded as a block, order unknown.
+                let verdict = self.unordered_block(&found, &diff);
+                if let Verdict::Block(block) = &verdict
+                    && self.accept_block(block)
+                {
+                    return;
+                }
                 let guessed_pass =
                     matches!(found.as_slice(), [steps] if self.pass_hides_a_capture(steps));
+                let awaiting = verdict == Verdict::AwaitPress;
                 let ambiguous = found.len() > 1;
                 if let Some(m) = self.game.as_mut() {
-                    m.handle_unexplained(seen, ambiguous);
+                    // Awaiting a press is no ambiguity for good: tried again when it comes.
+                    m.handle_unexplained(seen, ambiguous && !awaiting);
                 }
-                let why = if ambiguous {
+                let why = if awaiting {
+                    "; one stone more than the presses: waiting for its press"
+                } else if ambiguous {
                     "; more than one sequence of moves explains the board"
                 } else if guessed_pass {
                     "; only a pass would explain a press, and a pass made while the board could \

@@ -1,7 +1,7 @@
 //! A recorded game played again in the rules core: its opening, then move by move. The
 //! checkpoint rebuilds the referee's game this way, and the SGF writer the game of a board state.
 
-use goban_rules::{Color, Game, GameSetup, GameState, Move, Point};
+use goban_rules::{Color, Game, GameSetup, GameState, Move, Point, SetupBlock};
 
 /// The stones of `game` before its first move (fixed or free handicap, 座子), point order.
 pub(crate) fn opening_stones(game: &Game) -> Vec<(Point, Color)> {
@@ -50,4 +50,22 @@ pub(crate) fn play_again(
     Err(format!(
         "move {number} ({mv:?} by {color:?}) does not play again"
     ))
+}
+
+/// Plays again the setup block of moves `first`.. whose stones are `stones` (moves played
+/// while the board could not see, order unknown, none capturing): the presses behind them
+/// alternated from the side to move, so the side to move after them follows from their number.
+pub(crate) fn play_block_again(
+    game: &mut Game,
+    first: u32,
+    stones: &[(Point, Color)],
+) -> Result<(), String> {
+    let before = game.to_move();
+    let to_move = if stones.len().is_multiple_of(2) {
+        before
+    } else {
+        before.opponent()
+    };
+    game.play_setup_block(SetupBlock::of_stones(stones, to_move))
+        .map_err(|err| format!("the setup block of move {first} does not play again: {err}"))
 }

@@ -1,6 +1,7 @@
 //! The live game record as SGF FF[4], through the rules core's writer: the event, round, place
 //! and time system at the root, per-move BL/WL, infractions and the arbiter's actions as
-//! comments in words on their node, and the count's TB/TW at the end.
+//! comments in words on their node, moves of unknown order as a setup node, and the count's
+//! TB/TW at the end.
 
 use goban_rules::score::{DeadStones, Territory};
 use goban_rules::sgf::{GameInfo, MoveAnnotation, write_sgf, write_sgf_counted};
@@ -158,9 +159,28 @@ impl BoardState {
         let size = header.setup.size;
         let mut game = replay::opening(header.setup, &header.initial, header.handicap_pending)
             .map_err(SgfError)?;
+        let mut block: Vec<(Point, Color)> = Vec::new();
+        let mut block_first = 0;
         for record in self.moves.iter() {
             let mv = parse_move(&record.point, size)?;
+            if !record.order_known {
+                // A setup block's moves come together: played at once after the last one.
+                if block.is_empty() {
+                    block_first = record.number;
+                }
+                if let Move::Play(p) = mv {
+                    block.push((p, record.color));
+                }
+                continue;
+            }
+            if !block.is_empty() {
+                replay::play_block_again(&mut game, block_first, &block).map_err(SgfError)?;
+                block.clear();
+            }
             replay::play_again(&mut game, record.number, record.color, mv).map_err(SgfError)?;
+        }
+        if !block.is_empty() {
+            replay::play_block_again(&mut game, block_first, &block).map_err(SgfError)?;
         }
         let unit = header.setup.ruleset.score_unit();
         let rules_result = self

@@ -250,6 +250,14 @@ pub struct LastMove {
     /// The mover's byo-yomi periods (or Canadian moves) left, when a clock runs; null until
     /// the press, like `time_left_ms`.
     pub periods_left: Option<u32>,
+    /// `false` when the newest move is one of a setup block (moves played while the board
+    /// could not see, order unknown: [`crate::MoveRecord::order_known`]); absent when `true`.
+    #[serde(
+        default = "crate::move_records::order_known",
+        skip_serializing_if = "crate::move_records::is_true"
+    )]
+    #[cfg_attr(feature = "openapi", schema(default = true, required = false))]
+    pub order_known: bool,
 }
 
 /// The live state (v2) as published on MQTT `state` and SSE `state`: every field of
@@ -356,6 +364,7 @@ impl BoardState {
             point: m.point.to_string(),
             time_left_ms: m.time_left_ms,
             periods_left: m.periods_left,
+            order_known: m.order_known,
         })
     }
 
@@ -409,6 +418,7 @@ mod tests {
             at: crate::Timestamp(0),
             time_left_ms: Some(5),
             periods_left: None,
+            order_known: true,
         });
         state.physical = state.position.clone();
         let live = serde_json::to_value(state.live()).unwrap();

@@ -2,9 +2,9 @@
 
 mod common;
 
-use common::hall::{device_alerts, put_unseen};
+use common::hall::{device_alerts, put_unseen, take_unseen};
 use common::table::Table;
-use goban_referee::{Button, Device, DeviceAlertKind, Input, Phase};
+use goban_referee::{Button, Device, DeviceAlertKind, EventKind, Input, Phase};
 use goban_rules::Color;
 
 const B: Color = Color::Black;
@@ -17,12 +17,20 @@ fn game() -> Table {
 /// The daemon goes away (its restart marks both devices gone), the players go on, and the
 /// daemon comes back: the clock's queued presses arrive at once, then the board answers.
 fn away_then_back(t: &mut Table, moves: &[(&str, Color)], away_ms: u64) {
+    away_then_back_taking(t, moves, &[], away_ms);
+}
+
+/// As [`away_then_back`], with `taken` (stones captured meanwhile) off the board when it reads.
+fn away_then_back_taking(t: &mut Table, moves: &[(&str, Color)], taken: &[&str], away_ms: u64) {
     for device in [Device::Board, Device::Clock] {
         t.send(Input::DeviceDisconnected { device });
     }
     for &(p, c) in moves {
         t.wait(away_ms / (moves.len() as u64 + 1));
         put_unseen(t, p, c);
+    }
+    for p in taken {
+        take_unseen(t, p);
     }
     t.wait(away_ms / (moves.len() as u64 + 1));
     t.send(Input::DeviceConnected {
@@ -65,16 +73,65 @@ fn a_backlog_of_presses_is_explained_by_the_board_as_it_reads() {
     }
 }
 
+/// The numbers of the moves recorded with their order unknown.
+fn unordered(t: &Table) -> Vec<u32> {
+    let state = t.referee.state();
+    state
+        .moves
+        .iter()
+        .filter(|m| !m.order_known)
+        .map(|m| m.number)
+        .collect()
+}
+
 #[test]
-fn a_backlog_the_board_cannot_order_asks_the_arbiter_once_and_invents_nothing() {
+fn a_backlog_the_board_cannot_order_is_a_block_of_unknown_order_and_play_goes_on() {
     // Two black stones and one white for three presses: which black stone came first is lost.
     let mut t = game();
     away_then_back(&mut t, &[("G7", B), ("C7", W), ("G3", B)], 90_000);
-    assert_eq!(t.moves(), ["E5", "C3"], "never a guess");
+    // The block's stones by point (C7, G7, G3 in index order), never in a guessed order.
+    assert_eq!(t.moves(), ["E5", "C3", "C7", "G7", "G3"]);
+    assert_eq!(unordered(&t), [3, 4, 5]);
+    let state = t.referee.state();
+    assert_eq!(
+        state.device.unexplained_presses, 0,
+        "the presses are the block's"
+    );
+    assert_eq!(state.to_move, W);
+    let asks = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
+    assert_eq!(asks.len(), 1, "one ask: {asks:?}");
+    assert!(
+        asks[0].resolved_at.is_none(),
+        "the order is still the arbiter's"
+    );
+    assert!(
+        asks[0].message.contains("moves 3-5, order unknown"),
+        "{asks:?}"
+    );
+    let blocks = t.events_where(|e| matches!(e, EventKind::SetupBlock { .. }));
+    assert_eq!(blocks.len(), 1);
+    assert!(matches!(
+        &blocks[0].kind,
+        EventKind::SetupBlock { first: 3, last: 5, black, white, .. }
+            if black == &["G7", "G3"] && white == &["C7"]
+    ));
+    assert!(
+        t.events_where(|e| matches!(e, EventKind::MovePlayed { number: 3..=5, .. }))
+            .is_empty(),
+        "no move_played claims an order"
+    );
+    // Later moves are read in order and numbered after the block.
+    t.play("D4", W, &[]);
+    t.play("F4", B, &[]);
+    assert_eq!(t.moves()[5..], ["D4", "F4"]);
+    assert_eq!(unordered(&t), [3, 4, 5], "later moves in order");
+    assert!(infractions(&t).is_empty(), "{:?}", infractions(&t));
+    assert_eq!(t.referee.state().phase, Phase::Playing);
     assert_eq!(
         device_alerts(&t, DeviceAlertKind::BoardUnavailable).len(),
         1
     );
+    // Four moves away, two stones of each colour: the same.
     let mut t = game();
     away_then_back(
         &mut t,
@@ -82,10 +139,7 @@ fn a_backlog_the_board_cannot_order_asks_the_arbiter_once_and_invents_nothing() 
         90_000,
     );
     let moves = t.moves();
-    assert!(
-        moves.len() == 2 || moves.len() == 6,
-        "all or nothing, never a guess: {moves:?}"
-    );
+    assert_eq!(moves.len(), 6, "{moves:?}");
     assert!(
         !moves.iter().any(|m| m == "pass"),
         "no phantom pass: {moves:?}"
@@ -96,10 +150,36 @@ fn a_backlog_the_board_cannot_order_asks_the_arbiter_once_and_invents_nothing() 
         infractions(&t)
     );
     assert_eq!(t.referee.state().phase, Phase::Playing, "no counting");
-    if moves.len() == 2 {
-        let asks = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
-        assert_eq!(asks.len(), 1, "one ask-the-arbiter alert: {asks:?}");
-    }
+    assert_eq!(unordered(&t), [3, 4, 5, 6]);
+    let asks = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
+    assert_eq!(asks.len(), 1, "one ask-the-arbiter alert: {asks:?}");
+}
+
+#[test]
+fn a_backlog_whose_orders_capture_differently_stays_an_ask() {
+    // Black takes White's A1 off while the board cannot see: which of A2 and B1 captured
+    // depends on the order. A block never hides a capture: the arbiter is asked as before.
+    let mut t = game();
+    t.play("D5", B, &[]);
+    t.play("A1", W, &[]);
+    // A2 and B1 (Black) take A1 off; White plays elsewhere twice.
+    away_then_back_taking(
+        &mut t,
+        &[("A2", B), ("J9", W), ("B1", B), ("J8", W)],
+        &["A1"],
+        90_000,
+    );
+    let moves = t.moves();
+    assert_eq!(moves, ["E5", "C3", "D5", "A1"], "nothing recorded");
+    assert!(unordered(&t).is_empty(), "a capture is no block: {moves:?}");
+    let asks = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
+    assert_eq!(asks.len(), 1, "{asks:?}");
+    assert!(
+        asks[0].message.contains("more than one sequence"),
+        "{asks:?}"
+    );
+    assert!(!moves.iter().any(|m| m == "pass"), "{moves:?}");
+    assert!(infractions(&t).is_empty(), "{:?}", infractions(&t));
 }
 
 #[test]

@@ -201,6 +201,38 @@ fn a_game_confirmed_from_its_count_restores_at_every_input() {
 }
 
 #[test]
+fn a_game_with_moves_of_unknown_order_restores_at_every_input() {
+    use common::hall::{button, put_unseen, replug, unplug};
+    let config = RefereeConfig {
+        size: 9,
+        ..RefereeConfig::default()
+    };
+    let mut t = Table::timed_nine();
+    unplug(&mut t);
+    for (p, c) in [
+        ("G7", Color::Black),
+        ("C7", Color::White),
+        ("G3", Color::Black),
+    ] {
+        t.wait(1_000);
+        put_unseen(&mut t, p, c);
+        t.wait(400);
+        t.press(button(c));
+    }
+    t.wait(1_000);
+    replug(&mut t);
+    t.wait(1_500);
+    t.play("A1", Color::White, &[]);
+    t.play("J9", Color::Black, &[]);
+    let state = t.referee.state();
+    let known: Vec<bool> = state.moves.iter().map(|m| m.order_known).collect();
+    assert_eq!(known, [true, true, false, false, false, true, true]);
+    let n = t.journal.len();
+    let tried = assert_checkpoint_and_tail_match(&config, &t.journal, 0..=n);
+    assert_eq!(tried, n + 1);
+}
+
+#[test]
 fn a_checkpoint_of_another_format_config_or_damaged_is_refused() {
     let mut t = Table::nine();
     t.play("E5", Color::Black, &[]);

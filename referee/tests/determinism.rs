@@ -142,3 +142,42 @@ fn replaying_a_noisy_corpus_game_reproduces_every_output() {
     assert_eq!(state, serde_json::to_string(&t.referee.state()).unwrap());
     assert_quiet_replay_matches(&config, &t.journal);
 }
+
+#[test]
+fn replaying_a_game_with_a_setup_block_reproduces_every_output() {
+    use common::hall::{button, put_unseen, replug, unplug};
+    let config = RefereeConfig {
+        size: 9,
+        ..RefereeConfig::default()
+    };
+    let mut t = Table::timed_nine();
+    unplug(&mut t);
+    for (p, c) in [
+        ("G7", Color::Black),
+        ("C7", Color::White),
+        ("G3", Color::Black),
+    ] {
+        t.wait(1_000);
+        put_unseen(&mut t, p, c);
+        t.wait(400);
+        t.press(button(c));
+    }
+    t.wait(1_000);
+    replug(&mut t);
+    t.wait(1_500);
+    t.play("A1", Color::White, &[]);
+    let original: Vec<String> = t
+        .events
+        .iter()
+        .map(|e| serde_json::to_string(e).unwrap())
+        .collect();
+    assert!(
+        original.iter().any(|e| e.contains("\"setup_block\"")),
+        "the log has a block"
+    );
+    let (events, state) = replay(config.clone(), &t.journal);
+    assert_eq!(events, original);
+    assert_eq!(state, serde_json::to_string(&t.referee.state()).unwrap());
+    assert!(state.contains("\"order_known\":false"), "{state}");
+    assert_quiet_replay_matches(&config, &t.journal);
+}

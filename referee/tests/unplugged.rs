@@ -74,38 +74,71 @@ fn zero_to_two_moves_while_unplugged_are_recovered_with_their_clock() {
 }
 
 #[test]
-fn three_moves_with_two_stones_of_one_colour_ask_the_arbiter_once() {
-    let mut t = timed_table();
-    unplugged_moves(&mut t, 5_000, &MEANWHILE);
-    assert_eq!(
-        t.moves(),
-        vec!["E5", "C3"],
-        "the order is unknown: nothing invented"
-    );
-    assert!(infractions(&t).is_empty(), "{:?}", t.alerts());
-    let asked = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
-    assert_eq!(asked.len(), 1);
-    assert_eq!(asked[0].presses_unexplained, 3);
-    assert!(asked[0].resolved_at.is_none());
-    let state = t.referee.state();
-    assert_eq!(state.device.interpretation, Interpretation::WaitingForBoard);
-    assert!(!phases(&t).iter().any(|p| p == "Counting"));
-    // The arbiter has the three stones taken off and replayed in order.
-    for (p, _) in MEANWHILE {
-        t.take(p);
-        t.wait(200);
+fn three_moves_with_two_stones_of_one_colour_are_a_block_of_unknown_order_and_play_goes_on() {
+    for down_s in [3, 5, 10] {
+        let mut t = timed_table();
+        unplugged_moves(&mut t, down_s * 1_000, &MEANWHILE);
+        let state = t.referee.state();
+        // Recorded, listed by point (C7, G7, G3 in index order), the order left unknown.
+        assert_eq!(
+            t.moves(),
+            vec!["E5", "C3", "C7", "G7", "G3"],
+            "down {down_s} s"
+        );
+        let known: Vec<bool> = state.moves.iter().map(|m| m.order_known).collect();
+        assert_eq!(known, [true, true, false, false, false]);
+        assert!(
+            state.moves.iter_from(2).all(|m| m.time_left_ms.is_none()),
+            "no press is pinned on a stone"
+        );
+        assert!(infractions(&t).is_empty(), "{:?}", t.alerts());
+        let asked = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
+        assert_eq!(asked.len(), 1);
+        assert_eq!(
+            asked[0].presses_unexplained, 0,
+            "the presses are the block's"
+        );
+        assert!(
+            asked[0].resolved_at.is_none(),
+            "the order stays the arbiter's to give"
+        );
+        assert!(
+            asked[0].message.contains("moves 3-5, order unknown"),
+            "{:?}",
+            asked[0]
+        );
+        assert_eq!(state.device.interpretation, Interpretation::Reading);
+        assert_eq!(state.device.unexplained_presses, 0);
+        assert!(!phases(&t).iter().any(|p| p == "Counting"));
+        // Later moves are read in order, numbered after the block, with their clock.
+        t.play("A1", W, &[]);
+        t.play("J9", B, &[]);
+        assert_eq!(t.moves()[5..], ["A1", "J9"]);
+        let state = t.referee.state();
+        assert!(
+            state
+                .moves
+                .iter_from(5)
+                .all(|m| m.order_known && m.time_left_ms.is_some())
+        );
+        assert_eq!(
+            state
+                .moves
+                .iter_from(5)
+                .map(|m| m.number)
+                .collect::<Vec<_>>(),
+            [6, 7]
+        );
+        assert!(infractions(&t).is_empty(), "{:?}", t.alerts());
+        let asked = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
+        assert_eq!(asked.len(), 1, "still one alert for the episode");
+        // A later spell of blindness with one move is explained, and asks on its own.
+        unplugged_moves(&mut t, 3_000, &[("B2", W)]);
+        assert_eq!(t.moves().last().map(String::as_str), Some("B2"));
+        let asked = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
+        assert_eq!(asked.len(), 2);
+        assert!(asked[0].resolved_at.is_none() && asked[1].resolved_at.is_some());
     }
-    t.wait(1_000);
-    for (p, c) in MEANWHILE {
-        t.put(p, c);
-        t.wait(1_000);
-    }
-    t.play("A1", W, &[]);
-    assert_eq!(t.moves(), vec!["E5", "C3", "G7", "C7", "G3", "A1"]);
-    assert!(infractions(&t).is_empty(), "{:?}", t.alerts());
-    let asked = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
-    assert_eq!(asked.len(), 1, "still one alert for the episode");
-    assert!(asked[0].resolved_at.is_some());
 }
 
 #[test]

@@ -122,6 +122,10 @@ pub enum RulesError {
     /// A seki ruling on a point without a living stone.
     #[error("bad seki ruling: {0}")]
     BadSekiMarks(String),
+    /// A mid-game setup block that does not fit the position it is played on
+    /// ([`crate::Game::play_setup_block`]).
+    #[error("bad setup block: {0}")]
+    BadSetupBlock(String),
     /// The operation needs another game state (e.g. scoring a game still in play).
     #[error("wrong game state: {0}")]
     WrongState(&'static str),

@@ -1,11 +1,11 @@
-//! A game in play: turn order, legality (occupied, suicide, ko, superko), captures, undo.
+//! A game in play: turn order, legality (occupied, suicide, ko, superko), captures, setup blocks, undo.
 
 use crate::board::Probe;
 use crate::ko::History;
 use crate::move_list::MoveList;
 use crate::{
     Board, Captures, Color, FreeHandicap, GameResult, GameSetup, HandicapPlacement, Illegal,
-    IllegalReason, KoRule, Move, Opening, Point, RulesError, handicap,
+    IllegalReason, KoRule, Move, Opening, Point, RulesError, SetupBlock, handicap,
 };
 
 /// One move as played, with what it captured.
@@ -20,6 +20,9 @@ pub struct MoveRecord {
     pub captured: Captures,
     /// Played with [`Game::play_as`] by the colour not to move (a double move, CN2002 17.2).
     pub out_of_turn: bool,
+    /// `false` for the moves of a [`SetupBlock`]: their stones are known, their order is
+    /// not (the block lists them by point); [`Game::setup_block_at`] has the block.
+    pub order_known: bool,
 }
 
 /// The point a colour may not retake now (CN2002 20.1), kept as one number so that the
@@ -88,6 +91,9 @@ pub struct Game {
     consecutive_passes: u8,
     pub(crate) state: GameState,
     handicap_pending: bool,
+    /// The setup blocks played, each with the index in `moves` of its first move; empty in
+    /// most games, so a copy of the game costs nothing more.
+    blocks: Vec<(usize, SetupBlock)>,
 }
 
 impl Game {
@@ -154,6 +160,7 @@ impl Game {
             consecutive_passes: 0,
             state: GameState::Playing,
             handicap_pending,
+            blocks: Vec::new(),
         }
     }
 
@@ -378,13 +385,107 @@ impl Game {
     }
 
     /// Takes back the last move (takeback or arbiter correction) and returns it; `None` at
-    /// the start or once the game has a result. Play resumes if it had stopped on two passes,
-    /// and stays open after two passes followed by more moves (a count that was resumed).
+    /// the start, once the game has a result, or when the last move is one of a setup block
+    /// (the block goes back whole: [`Game::undo_setup_block`]). Play resumes if it had
+    /// stopped on two passes, and stays open after two passes followed by more moves (a
+    /// count that was resumed).
     pub fn undo(&mut self) -> Option<MoveRecord> {
-        if matches!(self.state, GameState::Finished(_)) {
+        if matches!(self.state, GameState::Finished(_))
+            || self.moves.last().is_some_and(|m| !m.order_known)
+        {
             return None;
         }
         let last = self.moves.pop()?;
+        self.replay_from_start();
+        Some(last)
+    }
+
+    /// Takes back the last setup block whole and returns it; `None` unless the last move is
+    /// one of a block, or once the game has a result.
+    pub fn undo_setup_block(&mut self) -> Option<SetupBlock> {
+        if matches!(self.state, GameState::Finished(_)) {
+            return None;
+        }
+        let &(first, _) = self.blocks.last()?;
+        if first + self.blocks.last()?.1.len() != self.moves.len() {
+            return None;
+        }
+        let (_, block) = self.blocks.pop()?;
+        self.moves.truncate(first);
+        self.replay_from_start();
+        Some(block)
+    }
+
+    /// Continues the game from the position `block` reaches: its moves, whose order is
+    /// unknown, are recorded with `order_known: false` (listed by point), the move count
+    /// grows by their number, the stones added and removed change the board, each side's
+    /// prisoners grow by the stones the block took off, and `block.to_move()` moves next.
+    /// No ko ban survives it, and its passes never count toward two passes in a row (which
+    /// one came last is unknown). Under superko the positions inside the block are unknown
+    /// and only the one after it is recorded.
+    ///
+    /// # Errors
+    /// [`RulesError::WrongState`] unless the game is in play (free handicap placed);
+    /// [`RulesError::BadSetupBlock`] when the block does not fit the position. The game is
+    /// then unchanged.
+    pub fn play_setup_block(&mut self, block: SetupBlock) -> Result<(), RulesError> {
+        if self.check_open().is_err() {
+            return Err(RulesError::WrongState(
+                "a setup block needs a game in play, its handicap placed",
+            ));
+        }
+        let after = block.position_after(&self.board)?;
+        self.apply_block(block, after);
+        Ok(())
+    }
+
+    /// The setup block move `number` (1-based) belongs to, if any.
+    #[must_use]
+    pub fn setup_block_at(&self, number: usize) -> Option<&SetupBlock> {
+        let index = number.checked_sub(1)?;
+        self.blocks
+            .iter()
+            .find(|(first, block)| (*first..first + block.len()).contains(&index))
+            .map(|(_, block)| block)
+    }
+
+    /// The setup blocks played, each with the number of its first move, oldest first.
+    pub fn setup_blocks(&self) -> impl Iterator<Item = (usize, &SetupBlock)> + '_ {
+        self.blocks.iter().map(|(first, block)| (first + 1, block))
+    }
+
+    /// Plays a checked setup block whose position is `after`.
+    fn apply_block(&mut self, block: SetupBlock, after: Board) {
+        let prisoners = block.prisoners(&self.board);
+        for color in Color::BOTH {
+            self.prisoners[color.index()] += prisoners[color.index()];
+        }
+        // The positions inside the block are unknown: the one before it stands for them
+        // (it is recorded already, so no repetition is invented), then the one after it.
+        let before = self.history.current().unwrap_or_default();
+        for _ in 1..block.len() {
+            self.history.push(before, self.board.stones_on_board());
+        }
+        self.board = after;
+        self.ko = KoBan::NONE;
+        self.consecutive_passes = 0;
+        let key = self.history.key(self.board.hash(), block.to_move());
+        self.history.push(key, self.board.stones_on_board());
+        self.next = block.to_move();
+        let first = self.moves.len();
+        self.moves
+            .extend(block.moves().iter().map(|&(color, mv)| MoveRecord {
+                color,
+                mv,
+                captured: Captures::NONE,
+                out_of_turn: false,
+                order_known: false,
+            }));
+        self.blocks.push((first, block));
+    }
+
+    /// Plays every recorded move and block again from the initial position.
+    fn replay_from_start(&mut self) {
         let mut moves = std::mem::replace(&mut self.moves, MoveList::new());
         self.board = self.initial_board().clone();
         self.prisoners = [0; 2];
@@ -399,7 +500,21 @@ impl Game {
             self.first,
         );
         self.moves.reserve(moves.len());
-        for m in moves.drain(..) {
+        let mut blocks = std::mem::take(&mut self.blocks).into_iter().peekable();
+        let mut block_end = 0;
+        for (index, m) in moves.drain(..).enumerate() {
+            if index < block_end {
+                continue;
+            }
+            if let Some((first, block)) = blocks.next_if(|(first, _)| *first == index) {
+                // A block's moves come together: the block is played at its first one. It
+                // fitted this very position when it was first played.
+                block_end = first + block.len();
+                if let Ok(after) = block.position_after(&self.board) {
+                    self.apply_block(block, after);
+                }
+                continue;
+            }
             _ = match m.mv {
                 Move::Pass => self.apply_pass(m.color, m.out_of_turn),
                 Move::Play(p) => {
@@ -414,7 +529,6 @@ impl Game {
                 self.consecutive_passes = 0;
             }
         }
-        Some(last)
     }
 
     fn check_open(&self) -> Result<(), IllegalReason> {
@@ -541,6 +655,7 @@ impl Game {
             mv,
             captured,
             out_of_turn,
+            order_known: true,
         });
         // In bounds: a record was pushed on the line above.
         &self.moves[self.moves.len() - 1]

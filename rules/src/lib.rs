@@ -15,6 +15,9 @@
 //!   for double moves, CN2002 17.2), [`Game::play_move`] (no allocation: the new
 //!   [`MoveRecord`] borrowed, its [`Captures`] inline), [`Game::undo`], passes,
 //!   resignation, results.
+//! - [`SetupBlock`]: moves whose stones are known but whose order is not (a board that
+//!   could not see for a while), played as one step with [`Game::play_setup_block`]; their
+//!   records say `order_known: false`, and the SGF writer puts them on a setup node.
 //! - [`Illegal`]: a refused move, with its colour, its point and the [`IllegalReason`];
 //!   [`RulesError`]: every other failure. [`Point::display`] and [`Move::display`] name
 //!   points for people ("D4"): a `Point` alone does not know its board size.
@@ -101,6 +104,7 @@ mod result;
 mod ruleset;
 pub mod score;
 mod setup;
+mod setup_block;
 pub mod sgf;
 mod zobrist;
 
@@ -118,3 +122,4 @@ pub use score::{
     score_position,
 };
 pub use setup::{FreeHandicap, GameSetup, HandicapPlacement, Opening};
+pub use setup_block::SetupBlock;

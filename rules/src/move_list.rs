@@ -107,6 +107,7 @@ mod tests {
             mv: Move::Play(Point(i)),
             captured: Captures::from(vec![Point(i + 1)]),
             out_of_turn: false,
+            order_known: true,
         }
     }
 

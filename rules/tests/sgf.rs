@@ -238,3 +238,54 @@ fn stepping_replay_goes_on_past_an_illegal_move_when_told_to() {
     assert_eq!(at2.board().stone_count(Color::Black), 1);
     assert_eq!(at2.board().stone_count(Color::White), 0);
 }
+
+#[test]
+fn a_setup_block_is_written_as_a_setup_node_and_reads_back() {
+    use goban_rules::SetupBlock;
+    let size = BoardSize::NINE;
+    let at = |name: &str| Point::parse_human(name, size).unwrap();
+    let mut game = Game::new(GameSetup::new(size, Ruleset::Cn2002)).unwrap();
+    game.play(Color::Black, Move::Play(at("E5"))).unwrap();
+    game.play(Color::White, Move::Play(at("C3"))).unwrap();
+    let stones = [
+        (at("G7"), Color::Black),
+        (at("C7"), Color::White),
+        (at("G3"), Color::Black),
+    ];
+    game.play_setup_block(SetupBlock::of_stones(&stones, Color::White))
+        .unwrap();
+    game.play(Color::White, Move::Play(at("D4"))).unwrap();
+    let text = write_sgf(&game, &GameInfo::default(), &[]);
+    // Stones by point, who moves next, and the moves named without an order.
+    assert!(
+        text.contains(";AB[gc][gg]AW[cc]PL[W]C[moves 3-5: order unknown"),
+        "{text}"
+    );
+    assert!(text.contains("Black: G7 G3\nWhite: C7"), "{text}");
+    assert!(
+        !text.contains(";B[gg]") && !text.contains(";B[gc]"),
+        "no guessed move: {text}"
+    );
+    let g = &read_sgf(&text).unwrap()[0];
+    assert_eq!(g.events.len(), 4, "{:?}", g.events);
+    match &g.events[2] {
+        SgfEvent::Setup {
+            add,
+            clear,
+            to_move,
+        } => {
+            let mut want = stones.to_vec();
+            want.sort_unstable();
+            let mut got = add.clone();
+            got.sort_unstable();
+            assert_eq!(got, want);
+            assert!(clear.is_empty());
+            assert_eq!(*to_move, Some(Color::White));
+        }
+        other => panic!("a setup node, not {other:?}"),
+    }
+    // The replay goes on with White after the block: no pass implied, the same position.
+    let r = g.replay().unwrap();
+    assert_eq!(r.implied_passes, 0);
+    assert_eq!(r.game.board().hash(), game.board().hash());
+}

@@ -85,16 +85,37 @@ export function replay(moves, size, upto = Infinity, handicap = 0) {
   if (handicap >= 2) {
     for (const v of board.getHandicapPlacement(handicap)) board = board.set(v, 1);
   }
+  // A setup block's stones (`order_known: false`) go on together once `upto` is past its last
+  // move, and carry no number: their order is unknown (api.md `moves[].order_known`).
+  const blockEnd = new Map(blocksOf(moves).map((b) => [b.first, b.last]));
+  let end = 0;
   for (const move of moves) {
     if (move.number > upto) break;
+    if (move.order_known === false && move.number > end) end = blockEnd.get(move.number) ?? move.number;
+    if (move.order_known === false && end > upto) break;
     const v = vertexOf(move.point, size);
     if (!v) continue;
     board = board.makeMove(signOf(move.color), v);
-    numbers[v[1]][v[0]] = move.number;
+    numbers[v[1]][v[0]] = move.order_known === false ? 0 : move.number;
   }
   return {
     signMap: board.signMap,
     numbers,
     captures: { black: board.getCaptures(1), white: board.getCaptures(-1) },
   };
+}
+
+/**
+ * The setup blocks of a move list: each run of moves with `order_known: false` (moves played while
+ * the board could not see, order unknown) as `{ first, last }` move numbers.
+ */
+export function blocksOf(moves) {
+  const blocks = [];
+  for (const move of moves) {
+    if (move.order_known !== false) continue;
+    const open = blocks[blocks.length - 1];
+    if (open && open.last + 1 === move.number) open.last = move.number;
+    else blocks.push({ first: move.number, last: move.number });
+  }
+  return blocks;
 }

@@ -33,7 +33,8 @@ export function MiniBoard({ position, size = 19, lastMove, highlight = [], label
       stones.push(<rect x={(i % n) + 0.3} y={Math.floor(i / n) + 0.3} width={0.4} height={0.4} class="unknown" data-point={i} />);
     }
   }
-  const last = vertexOf(lastMove?.point, n);
+  // A setup block's last move is unknown (`order_known: false`): no stone is marked then.
+  const last = lastMove?.order_known === false ? null : vertexOf(lastMove?.point, n);
   return (
     <svg class="miniboard" viewBox={`0 0 ${n} ${n}`} role="img" aria-label={label}>
       <rect width={n} height={n} class="wood" />

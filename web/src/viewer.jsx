@@ -6,7 +6,7 @@ import { boardPath } from './api.js';
 import { Board, useWindowSize } from './board.jsx';
 import { Clocks } from './clock.jsx';
 import { CountPanel, Penalties, Players, useSeating } from './gameinfo.jsx';
-import { replay, signMapOf } from './go.js';
+import { blocksOf, replay, signMapOf } from './go.js';
 import { useBoardFeed } from './live.js';
 import { resultOf, unitOf } from './result.js';
 import { territoryOf } from './territory.js';
@@ -18,17 +18,35 @@ function MoveList({ moves, shown, onPick }) {
   useEffect(() => {
     list.current?.querySelector('[aria-current="true"]')?.scrollIntoView({ block: 'nearest' });
   }, [shown, moves.length]);
+  // A setup block's moves (order unknown) are listed by point, without numbers, under one note.
+  const all = blocksOf(moves);
+  const blocks = new Map(all.map((b) => [b.first, b]));
+  // Picking a move of a block shows the position after the whole block.
+  const pick = (n) => onPick(all.find((b) => b.first <= n && n <= b.last)?.last ?? n);
   return (
     <ol class="moves" ref={list} aria-label="moves">
-      {moves.map((m) => (
-        <li key={m.number} data-number={m.number} data-point={m.point} data-color={m.color}>
-          <button type="button" aria-current={m.number === shown ? 'true' : undefined} onClick={() => onPick(m.number)}>
-            <span class="n">{m.number}</span>
-            <span class={`stone-icon ${m.color}`} aria-label={m.color} />
-            <span class="pt">{m.point}</span>
-          </button>
-        </li>
-      ))}
+      {moves.flatMap((m) => {
+        const unordered = m.order_known === false;
+        const block = blocks.get(m.number);
+        const item = (
+          <li key={m.number} data-number={m.number} data-point={m.point} data-color={m.color}
+            class={unordered ? 'unordered' : undefined}>
+            <button type="button" aria-current={m.number === shown ? 'true' : undefined}
+              onClick={() => pick(m.number)}>
+              <span class="n">{unordered ? '·' : m.number}</span>
+              <span class={`stone-icon ${m.color}`} aria-label={m.color} />
+              <span class="pt">{m.point}</span>
+            </button>
+          </li>
+        );
+        if (!block) return [item];
+        return [
+          <li key={`block-${block.first}`} class="block-note" role="note">
+            moves {block.first}-{block.last}, order unknown
+          </li>,
+          item,
+        ];
+      })}
     </ol>
   );
 }
@@ -56,7 +74,8 @@ export function useShownPosition(feed, at) {
   const replayed = useMemo(() => replay(moves, size, shown, state?.handicap ?? 0), [moves, shown, size]);
   const signMap = live && state?.position ? signMapOf(state.position, size) : replayed.signMap;
   const captures = live && state?.captures ? state.captures : replayed.captures;
-  const lastPoint = shown > 0 ? moves[shown - 1]?.point : null;
+  // The last of a setup block's moves is unknown: no stone is marked as the last move then.
+  const lastPoint = shown > 0 && moves[shown - 1]?.order_known !== false ? moves[shown - 1]?.point : null;
   return { state, moves, size, total, shown, live, signMap, captures, lastPoint, numbers: replayed.numbers };
 }
 

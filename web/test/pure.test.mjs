@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { applyTick, describe, formatMs, periodLength, sideNow } from '../src/clocktime.js';
-import { evidenceBoards, pointOf, positionOfSeen, replay, signMapOf, vertexOf } from '../src/go.js';
+import { blocksOf, evidenceBoards, pointOf, positionOfSeen, replay, signMapOf, vertexOf } from '../src/go.js';
 import { callWords } from '../src/speech.js';
 
 test('points and vertices follow api.md: I skipped, row 1 at the bottom', () => {
@@ -111,4 +111,29 @@ test('a clock tick replaces the time left and keeps what only the state has', ()
   assert.equal(clock.flag_fallen, 'white');
   assert.equal(clock.paused, false);
   assert.equal(applyTick(clock, { running: null, paused: true, black: tick.black, white: tick.white }).paused, true);
+});
+
+test('a setup block goes on whole, without move numbers, and later moves are numbered after it', () => {
+  const moves = [
+    { number: 1, color: 'black', point: 'E5' },
+    { number: 2, color: 'white', point: 'C3' },
+    { number: 3, color: 'white', point: 'C7', order_known: false },
+    { number: 4, color: 'black', point: 'G7', order_known: false },
+    { number: 5, color: 'black', point: 'G3', order_known: false },
+    { number: 6, color: 'white', point: 'D4' },
+  ];
+  assert.deepEqual(blocksOf(moves), [{ first: 3, last: 5 }]);
+  const at = (point) => vertexOf(point, 9);
+  const all = replay(moves, 9);
+  for (const p of ['C7', 'G7', 'G3']) {
+    const [x, y] = at(p);
+    assert.notEqual(all.signMap[y][x], 0, p);
+    assert.equal(all.numbers[y][x], 0, `${p} has no number`);
+  }
+  const [x6, y6] = at('D4');
+  assert.equal(all.numbers[y6][x6], 6);
+  // Inside the block no stone of it is shown: which came first is unknown.
+  const inside = replay(moves, 9, 4);
+  const [x, y] = at('C7');
+  assert.equal(inside.signMap[y][x], 0);
 });

@@ -5,6 +5,7 @@
 
 mod acknowledge;
 mod convert;
+mod order;
 mod seki;
 #[cfg(test)]
 mod tests;
@@ -26,6 +27,7 @@ use super::error::{ApiError, JsonPosition};
 use super::grammar;
 
 pub(crate) use acknowledge::AcknowledgeBody;
+pub(crate) use order::OrderBody;
 pub(crate) use seki::{SekiAction, SekiBody};
 
 /// `POST /boards/{board}/game`: every field optional, defaulting to the board's config.

@@ -16,7 +16,7 @@ use goban_rules::score::{Score, SideCount};
 use goban_rules::{Color, KoRule, Ruleset};
 
 use super::bodies::{
-    AcknowledgeBody, ClockBody, DeadStonesBody, LateStartBody, NoteBody, ResultBody,
+    AcknowledgeBody, ClockBody, DeadStonesBody, LateStartBody, NoteBody, OrderBody, ResultBody,
     ResumePlayBody, RulingBody, SekiAction, SekiBody, StartGameBody,
 };
 use super::error::{PROBLEM_JSON, Problem};
@@ -55,6 +55,7 @@ use super::{metrics, sse};
         arbiter::handle_result,
         arbiter::handle_void,
         arbiter::handle_restore,
+        arbiter::handle_order,
         arbiter::handle_late_start,
         arbiter::handle_seal,
         arbiter::handle_unseal,
@@ -70,7 +71,7 @@ use super::{metrics, sse};
     components(schemas(
         BoardState, LiveBoardState, LastMove, MoveRecord, Infraction, BoardList, GameList, Health, JournalHealth, TournamentHealth, BoardHealth, Problem, SseEvent,
         StartGameBody, RulingBody, RulingAction, ClockBody, DeadStonesBody, ResultBody, Color, Ruleset, KoRule,
-        NoteBody, LateStartBody, AcknowledgeBody, ResumePlayBody, Evidence, AuditEntry, arbiter::AuditList, SekiBody, SekiAction,
+        NoteBody, OrderBody, LateStartBody, AcknowledgeBody, ResumePlayBody, Evidence, AuditEntry, arbiter::AuditList, SekiBody, SekiAction,
         Score, SideCount, SekiMark, me::ArbiterMe,
         crate::analysis::store::AnalysisPage, crate::analysis::Analysis, crate::analysis::Candidate,
         crate::analysis::EngineInfo, crate::analysis::LeadPoint,

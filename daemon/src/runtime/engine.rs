@@ -180,7 +180,9 @@ pub(crate) fn topic_of(kind: &EventKind) -> Option<Topic> {
         // A correction with `was == now` is the completing update of a move shown before
         // its press (`time_left_ms`, `periods_left`): on `moves` (QoS 1) with the move, so
         // a subscriber to `moves` alone has every move's clock (issue 15).
-        EventKind::MovePlayed { .. } | EventKind::Correction { .. } => Some(Topic::Moves),
+        EventKind::MovePlayed { .. }
+        | EventKind::Correction { .. }
+        | EventKind::SetupBlock { .. } => Some(Topic::Moves),
         EventKind::InfractionRaised { .. } | EventKind::InfractionChanged { .. } => {
             Some(Topic::Infractions)
         }

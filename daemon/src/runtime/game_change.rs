@@ -78,6 +78,7 @@ mod tests {
             at: Timestamp(1_796_173_200_000),
             time_left_ms,
             periods_left: time_left_ms.map(|_| 5),
+            order_known: true,
         });
         state.move_number = 1;
         state

@@ -25,6 +25,19 @@ pub(crate) fn log(kind: &EventKind) {
         } if was != now => {
             tracing::info!(number, was = %was, now = %now, reason = %reason, "move corrected");
         }
+        EventKind::SetupBlock {
+            first,
+            last,
+            black,
+            white,
+            ..
+        } => tracing::info!(
+            first,
+            last,
+            black = %black.join(" "),
+            white = %white.join(" "),
+            "moves of unknown order recorded as a setup block"
+        ),
         EventKind::InfractionRaised { infraction } => tracing::info!(
             id = %infraction.id,
             kind = %infraction.kind,

@@ -59,7 +59,13 @@ impl Referee {
         let (size, now) = (self.size, self.now);
         let Some(m) = self.game.as_mut() else { return };
         let number = m.move_count();
-        let last_mover = m.game.moves().last().map(|l| l.color);
+        // After a setup block the last stone is unknown, and so is who took stones off.
+        let last_mover = m
+            .game
+            .moves()
+            .last()
+            .filter(|l| l.order_known)
+            .map(|l| l.color);
         for &(r, _) in &diff.removed {
             m.known.insert(r, Reading::Empty);
         }

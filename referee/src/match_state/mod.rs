@@ -331,9 +331,10 @@ impl Match {
         u32::try_from(self.game.move_number()).unwrap_or(u32::MAX)
     }
 
-    /// The last move's colour and point index, if it was a stone.
+    /// The last move's colour and point index, if it was a stone and its place in the order
+    /// is known: after a setup block (moves of unknown order) no stone is the last one.
     pub(crate) fn last_stone(&self) -> Option<(Color, usize)> {
-        let last = self.game.moves().last()?;
+        let last = self.game.moves().last().filter(|m| m.order_known)?;
         last.mv.point().map(|p| (last.color, p.index()))
     }
 

@@ -38,6 +38,9 @@ pub enum SgfEvent {
         add: Vec<(Point, Color)>,
         /// Points cleared.
         clear: Vec<Point>,
+        /// `PL` on the node: who moves next (a block of moves whose order is unknown ends
+        /// with it); `None` keeps the turn as it was.
+        to_move: Option<Color>,
     },
 }
 
@@ -219,11 +222,15 @@ fn read_game(root: &SgfNode<Prop>) -> Result<SgfGame, RulesError> {
     read_root(root, &mut game)?;
     let mut moved = false;
     for node in root.main_variation().skip(1) {
-        let (add, clear) = read_setup(node, size)?;
+        let (add, clear, to_move) = read_setup(node, size)?;
         if !moved && clear.is_empty() {
             game.setup_stones.extend(add);
         } else if !add.is_empty() || !clear.is_empty() {
-            game.events.push(SgfEvent::Setup { add, clear });
+            game.events.push(SgfEvent::Setup {
+                add,
+                clear,
+                to_move,
+            });
         }
         if let Some(m) = read_move(node, size)? {
             moved = true;
@@ -282,7 +289,7 @@ fn read_root(root: &SgfNode<Prop>, game: &mut SgfGame) -> Result<(), RulesError>
         _ if handicap >= 2 => 0.0,
         _ => game.setup.ruleset.default_komi(),
     };
-    let (add, _) = read_setup(root, size)?;
+    let (add, _, _) = read_setup(root, size)?;
     game.setup_stones = add;
     if handicap >= 2 {
         let komi = game.setup.komi;
@@ -319,10 +326,11 @@ fn sorted_points(
     Ok(pts)
 }
 
-type SetupStones = (Vec<(Point, Color)>, Vec<Point>);
+/// A node's stones added, points cleared and `PL`.
+type SetupStones = (Vec<(Point, Color)>, Vec<Point>, Option<Color>);
 
 fn read_setup(node: &SgfNode<Prop>, size: BoardSize) -> Result<SetupStones, RulesError> {
-    let (mut add, mut clear) = (Vec::new(), Vec::new());
+    let (mut add, mut clear, mut to_move) = (Vec::new(), Vec::new(), None);
     for prop in node.properties() {
         match prop {
             Prop::AB(set) => add.extend(
@@ -336,10 +344,11 @@ fn read_setup(node: &SgfNode<Prop>, size: BoardSize) -> Result<SetupStones, Rule
                     .map(|p| (p, Color::White)),
             ),
             Prop::AE(set) => clear.extend(sorted_points(set, size)?),
+            Prop::PL(c) => to_move = Some(color(*c)),
             _ => {}
         }
     }
-    Ok((add, clear))
+    Ok((add, clear, to_move))
 }
 
 fn read_move(node: &SgfNode<Prop>, size: BoardSize) -> Result<Option<SgfMove>, RulesError> {

@@ -188,7 +188,11 @@ impl Iterator for Steps<'_> {
         while let Some(event) = self.record.events.get(self.next_event) {
             self.next_event += 1;
             match event {
-                SgfEvent::Setup { add, clear } => self.replay.rebase(add, clear, self.record_move),
+                SgfEvent::Setup {
+                    add,
+                    clear,
+                    to_move,
+                } => self.replay.rebase(add, clear, *to_move, self.record_move),
                 SgfEvent::Move(m) => {
                     self.record_move += 1;
                     let outcome = self.replay.play(m.color, m.mv);
@@ -241,7 +245,13 @@ impl Replay {
         }
     }
 
-    fn rebase(&mut self, add: &[(Point, Color)], clear: &[Point], number: usize) {
+    fn rebase(
+        &mut self,
+        add: &[(Point, Color)],
+        clear: &[Point],
+        to_move: Option<Color>,
+        number: usize,
+    ) {
         let mut board = Board::new(self.game.setup().size);
         for (p, c) in self.game.board().stones() {
             if !clear.contains(&p) {
@@ -251,7 +261,7 @@ impl Replay {
         for &(p, c) in add {
             board.put_setup_stone(p, c);
         }
-        let to_move = self.game.to_move();
+        let to_move = to_move.unwrap_or(self.game.to_move());
         self.game = Game::from_position(*self.game.setup(), board, to_move, FreeHandicap::Placed);
         self.rebased_after.push(number);
     }

@@ -1,10 +1,10 @@
-//! Writing a game as SGF FF\[4\]: SZ KM RU HA/AB PB PW DT EV RO PC TM OT RE, BL/WL OB/OW, comments and the count's TB/TW.
+//! Writing a game as SGF FF\[4\]: SZ KM RU HA/AB PB PW DT EV RO PC TM OT RE, BL/WL OB/OW, comments, setup blocks (AB/AW/AE) and the count's TB/TW.
 
 use std::fmt::Write as _;
 
 use super::GameInfo;
 use crate::score::Territory;
-use crate::{Color, Game, Point};
+use crate::{Color, Game, Point, SetupBlock};
 
 /// Per-move extras written on the move's node.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -48,8 +48,59 @@ fn push_points(out: &mut String, ident: &str, points: &[Point], game: &Game) {
     }
 }
 
-/// Writes `game` as one FF\[4\] game tree. `annotations[i]` goes on move `i + 1`; the result
-/// is the game's own once it has one, else `info.result`.
+/// A setup block (moves `first`.. whose order is unknown) as one setup node: `AB`/`AW` for
+/// the stones it put on, `AE` for the points it emptied, `PL` for who moves next, and a
+/// comment that names the moves by colour, by point (not in a guessed order), with the
+/// comments of `annotations` (those of the block's moves).
+fn push_block(
+    out: &mut String,
+    game: &Game,
+    block: &SetupBlock,
+    first: usize,
+    annotations: &[MoveAnnotation],
+) {
+    let size = game.setup().size;
+    out.push_str("\n;");
+    let of = |c: Color| {
+        block
+            .added()
+            .iter()
+            .filter(|s| s.1 == c)
+            .map(|s| s.0)
+            .collect::<Vec<_>>()
+    };
+    push_points(out, "AB", &of(Color::Black), game);
+    push_points(out, "AW", &of(Color::White), game);
+    push_points(out, "AE", block.removed(), game);
+    let _ = write!(out, "PL[{}]", block.to_move().sgf_letter());
+    let last = first + block.len() - 1;
+    let mut lines = vec![format!(
+        "moves {first}-{last}: order unknown (played while the board could not see; \
+         nothing guessed)"
+    )];
+    for color in Color::BOTH {
+        let names: Vec<String> = block
+            .moves()
+            .iter()
+            .filter(|(c, _)| *c == color)
+            .map(|(_, mv)| mv.display(size).to_string())
+            .collect();
+        if !names.is_empty() {
+            let player = match color {
+                Color::Black => "Black",
+                Color::White => "White",
+            };
+            lines.push(format!("{player}: {}", names.join(" ")));
+        }
+    }
+    let comments = annotations.iter().take(block.len());
+    lines.extend(comments.filter_map(|a| a.comment.clone()));
+    push_text(out, "C", Some(&lines.join("\n")));
+}
+
+/// Writes `game` as one FF\[4\] game tree. `annotations[i]` goes on move `i + 1`; the moves of
+/// a setup block are one setup node (`AB`/`AW`/`AE`, `PL`, and a comment "moves N-M: order
+/// unknown"). The result is the game's own once it has one, else `info.result`.
 #[must_use]
 pub fn write_sgf(game: &Game, info: &GameInfo, annotations: &[MoveAnnotation]) -> String {
     write_game(game, info, annotations, None)
@@ -115,7 +166,22 @@ fn write_game(
         .or_else(|| info.result.clone());
     push_text(&mut out, "RE", result.as_deref());
     push_text(&mut out, "C", info.comment.as_deref());
+    let mut block_end = 0;
     for (i, m) in game.moves().iter().enumerate() {
+        if i < block_end {
+            continue;
+        }
+        if let Some(block) = game.setup_block_at(i + 1).filter(|_| !m.order_known) {
+            block_end = i + block.len();
+            push_block(
+                &mut out,
+                game,
+                block,
+                i + 1,
+                &annotations[i.min(annotations.len())..],
+            );
+            continue;
+        }
         let _ = write!(out, "\n;{}[{}]", m.color.sgf_letter(), m.mv.to_sgf(size));
         let Some(a) = annotations.get(i) else {
             continue;

@@ -575,6 +575,7 @@ impl Hall {
         let state = self.referee.state();
         if let Some(log) = self.games.last_mut() {
             log.moves = state.moves.iter().map(|m| m.point.to_string()).collect();
+            log.order_known = state.moves.iter().map(|m| m.order_known).collect();
             log.position = state.position.clone();
         }
     }

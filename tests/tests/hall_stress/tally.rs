@@ -1,4 +1,4 @@
-//! Counting what the referee made of a game against the record: moves recovered, lost, invented, phantom passes, false and staged alerts.
+//! Counting what the referee made of a game against the record: moves recovered in order or unordered (a setup block), lost, invented, phantom passes, false and staged alerts.
 
 use goban_referee::InfractionKind;
 
@@ -17,6 +17,9 @@ pub(crate) struct GameLog {
     pub(crate) noted: Vec<Noted>,
     /// The recorded moves ("D4", "pass") at the game's end.
     pub(crate) moves: Vec<String>,
+    /// For each recorded move, whether its order is known (`false`: a setup block's move,
+    /// played while the board could not see and listed by point).
+    pub(crate) order_known: Vec<bool>,
     /// The game position at the end.
     pub(crate) position: String,
 }
@@ -38,7 +41,11 @@ pub(crate) struct Expected {
 pub(crate) struct Counts {
     pub(crate) games: usize,
     pub(crate) moves: usize,
+    /// Moves recorded in the order played.
     pub(crate) recovered: usize,
+    /// Moves recorded in a setup block (their stones right, their order unknown): never
+    /// counted as recovered in order.
+    pub(crate) unordered: usize,
     pub(crate) lost: usize,
     pub(crate) invented: usize,
     pub(crate) phantom_passes: usize,
@@ -59,6 +66,7 @@ impl Counts {
         self.games += other.games;
         self.moves += other.moves;
         self.recovered += other.recovered;
+        self.unordered += other.unordered;
         self.lost += other.lost;
         self.invented += other.invented;
         self.phantom_passes += other.phantom_passes;
@@ -110,13 +118,43 @@ fn matched(expected: &[String], got: &[String]) -> Vec<(usize, usize)> {
     out
 }
 
+/// The recorded moves with each setup block compared as a set: a block (a run of moves of
+/// unknown order) whose moves are the record's moves at its numbers, in some order, reads
+/// as the record there; any other block stays as listed (its moves then count as invented
+/// and the record's as lost). Also the indices of the blocks' moves.
+fn blocks_as_sets(expected: &[String], log: &GameLog) -> (Vec<String>, Vec<usize>) {
+    let mut got = log.moves.clone();
+    let unordered: Vec<usize> = (0..got.len())
+        .filter(|&j| log.order_known.get(j) == Some(&false))
+        .collect();
+    let mut start = 0;
+    while let Some(a) = (start..got.len()).find(|j| unordered.contains(j)) {
+        let b = (a..got.len())
+            .find(|j| !unordered.contains(j))
+            .unwrap_or(got.len());
+        if let Some(want) = expected.get(a..b) {
+            let (mut x, mut y) = (want.to_vec(), got[a..b].to_vec());
+            x.sort();
+            y.sort();
+            if x == y {
+                got[a..b].clone_from_slice(want);
+            }
+        }
+        start = b;
+    }
+    (got, unordered)
+}
+
 /// Counts one game.
 pub(crate) fn count(expected: &Expected, log: &GameLog) -> Counts {
-    let pairs = matched(&expected.moves, &log.moves);
+    let (got, unordered) = blocks_as_sets(&expected.moves, log);
+    let pairs = matched(&expected.moves, &got);
+    let in_blocks = pairs.iter().filter(|(_, j)| unordered.contains(j)).count();
     let mut c = Counts {
         games: 1,
         moves: expected.moves.len(),
-        recovered: pairs.len(),
+        recovered: pairs.len() - in_blocks,
+        unordered: in_blocks,
         lost: expected.moves.len() - pairs.len(),
         invented: log.moves.len() - pairs.len(),
         ..Counts::default()
@@ -147,7 +185,7 @@ pub(crate) fn count(expected: &Expected, log: &GameLog) -> Counts {
     if c.lost > 0 && !(1..=expected.blind_spells).contains(&c.ask_alerts) {
         c.unasked = 1;
     }
-    let (want, got) = (&expected.moves, &log.moves);
+    let (want, got) = (&expected.moves, &got);
     if let Some(k) = (0..want.len().max(got.len())).find(|&k| want.get(k) != got.get(k)) {
         problems.push(format!(
             "moves diverge at {}: record {:?}, referee {:?} ({} of {} recorded)",
@@ -173,12 +211,13 @@ pub(crate) fn count(expected: &Expected, log: &GameLog) -> Counts {
 /// The header and one row per scenario of the printed table.
 pub(crate) fn table(rows: &[(String, Counts)]) -> String {
     let mut out = format!(
-        "{:<34} {:>5} {:>6} {:>7} {:>9} {:>5} {:>8} {:>7} {:>6} {:>6} {:>4} {:>7} {:>6}\n",
+        "{:<34} {:>5} {:>6} {:>7} {:>9} {:>9} {:>5} {:>8} {:>7} {:>6} {:>6} {:>4} {:>7} {:>6}\n",
         "scenario",
         "games",
         "moves",
         "s/move",
         "recovered",
+        "unordered",
         "lost",
         "invented",
         "phantom",
@@ -195,12 +234,13 @@ pub(crate) fn table(rows: &[(String, Counts)]) -> String {
             0.0
         };
         out.push_str(&format!(
-            "{:<34} {:>5} {:>6} {:>7.2} {:>9} {:>5} {:>8} {:>7} {:>6} {:>6} {:>4} {:>7} {:>6}\n",
+            "{:<34} {:>5} {:>6} {:>7.2} {:>9} {:>9} {:>5} {:>8} {:>7} {:>6} {:>6} {:>4} {:>7} {:>6}\n",
             name,
             c.games,
             c.moves,
             pace,
             c.recovered,
+            c.unordered,
             c.lost,
             c.invented,
             c.phantom_passes,
@@ -212,4 +252,55 @@ pub(crate) fn table(rows: &[(String, Counts)]) -> String {
         ));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn build(moves: &[&str]) -> Vec<String> {
+        moves.iter().map(|m| (*m).to_owned()).collect()
+    }
+
+    fn build_expected(moves: &[&str]) -> Expected {
+        Expected {
+            name: "game".into(),
+            moves: build(moves),
+            staged: Vec::new(),
+            blind_spells: 1,
+        }
+    }
+
+    fn build_log(moves: &[&str], order_known: &[bool]) -> GameLog {
+        GameLog {
+            noted: vec![Noted::Ask { id: "d1".into() }],
+            moves: build(moves),
+            order_known: order_known.to_vec(),
+            position: String::new(),
+        }
+    }
+
+    #[test]
+    fn a_block_of_the_right_stones_counts_as_unordered_never_in_order() {
+        let expected = build_expected(&["E5", "C3", "G7", "C7", "G3", "D4"]);
+        let log = build_log(
+            &["E5", "C3", "C7", "G7", "G3", "D4"],
+            &[true, true, false, false, false, true],
+        );
+        let c = count(&expected, &log);
+        assert_eq!((c.recovered, c.unordered, c.lost, c.invented), (3, 3, 0, 0));
+        assert_eq!(c.failed_games, 0);
+    }
+
+    #[test]
+    fn a_block_with_a_wrong_stone_counts_as_invented() {
+        let expected = build_expected(&["E5", "C3", "G7", "C7", "G3"]);
+        let log = build_log(
+            &["E5", "C3", "C7", "G7", "H3"],
+            &[true, true, false, false, false],
+        );
+        let c = count(&expected, &log);
+        assert!(c.invented > 0, "{c:?}");
+        assert_eq!(c.failed_games, 1);
+    }
 }

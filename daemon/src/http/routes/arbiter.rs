@@ -17,8 +17,8 @@ use super::boards::FullState;
 use crate::http::App;
 use crate::http::auth::{Arbiter, Identity, Viewer};
 use crate::http::bodies::{
-    AcknowledgeBody, Body, ClockBody, DeadStonesBody, LateStartBody, NoteBody, ResultBody,
-    ResumePlayBody, RulingBody, SekiBody, StartGameBody,
+    AcknowledgeBody, Body, ClockBody, DeadStonesBody, LateStartBody, NoteBody, OrderBody,
+    ResultBody, ResumePlayBody, RulingBody, SekiBody, StartGameBody,
 };
 use crate::http::error::ApiError;
 use crate::http::grammar;
@@ -366,6 +366,33 @@ pub(crate) async fn handle_restore(
 ) -> Result<FullState, ApiError> {
     let command = ArbiterCommand::RestoreMove { number: n };
     submit(&app, &board, who, command, body.note).await
+}
+
+/// POST /boards/{board}/moves/{n}/order: the order of a setup block's moves.
+#[utoipa::path(
+    post,
+    path = "/api/v1/boards/{board}/moves/{n}/order",
+    tag = "arbiter",
+    security(("arbiter" = [])),
+    params(("board" = String, Path, description = "Board id"), ("n" = u32, Path, description = "The number of the setup block's first move")),
+    request_body(content = OrderBody),
+    responses(
+        (status = 200, description = "The new board state: the block's moves in the order given, `order_known` true, later moves replayed", body = crate::http::schema::BoardState),
+        (status = 400, description = "Bad body (a point not of the form D4 on this board)", body = crate::http::schema::ErrorBody),
+        (status = 401, description = "No or unknown arbiter token", body = crate::http::schema::ErrorBody),
+        (status = 404, description = "Unknown board", body = crate::http::schema::ErrorBody),
+        (status = 503, description = "The board is still being recovered from the journal after a restart (`recovering`, see `/health`), or its journal refuses writes (`unavailable`)", body = crate::http::schema::ErrorBody),
+        (status = 409, description = "No block starts at move n, the points are not its stones one colour in turn, not in play, or a later move would become illegal (nothing changed)", body = crate::http::schema::ErrorBody),
+    )
+)]
+pub(crate) async fn handle_order(
+    State(app): State<Arc<App>>,
+    Arbiter(who): Arbiter,
+    Path((board, n)): Path<(String, u32)>,
+    Body(body): Body<OrderBody>,
+) -> Result<FullState, ApiError> {
+    let body = body.normalise(live(&app, &board)?.size())?;
+    submit(&app, &board, who, body.command(n), body.note.clone()).await
 }
 
 /// POST /boards/{board}/late-start: a player arrived late (CN2002 22.1-22.4).

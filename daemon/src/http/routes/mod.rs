@@ -66,6 +66,10 @@ pub(crate) fn all() -> Router<Arc<App>> {
             post(arbiter::handle_restore),
         )
         .route(
+            "/api/v1/boards/{board}/moves/{n}/order",
+            post(arbiter::handle_order),
+        )
+        .route(
             "/api/v1/boards/{board}/late-start",
             post(arbiter::handle_late_start),
         )

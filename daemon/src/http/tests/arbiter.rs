@@ -54,6 +54,11 @@ fn build_cases() -> Vec<(&'static str, &'static str, Value)> {
             json!({"command": "restore_move", "number": 3}),
         ),
         (
+            "/boards/table-1/moves/3/order",
+            r#"{"points":["g3","C7","G7"],"note":"both players agree"}"#,
+            json!({"command": "order_moves", "first": 3, "points": ["G3", "C7", "G7"]}),
+        ),
+        (
             "/boards/table-1/late-start",
             r#"{"color":"black","absent_ms":300000}"#,
             json!({"command": "late_start", "color": "black", "absent_ms": 300000}),

@@ -57,6 +57,7 @@ pub(super) fn build_board_state(seq: u64, move_number: u32) -> BoardState {
             at: goban_referee::Timestamp(0),
             time_left_ms: None,
             periods_left: None,
+            order_known: true,
         })
         .collect();
     state.infractions = vec![

@@ -1,0 +1,156 @@
+//! The arbiter gives the order of a setup block's moves (moves played while the board could not see, recorded with their order unknown): the block becomes ordinary moves, the later moves are played again after them.
+
+use goban_rules::{Color, Game, Move, Point};
+
+use crate::device_alert::DeviceAlertKind;
+use crate::error::RefereeError;
+use crate::event::EventKind;
+use crate::go;
+use crate::referee::Referee;
+use crate::state::Phase;
+
+/// `game` with the setup block of moves `first`.. played as `ordered` instead, and every
+/// later move played again after it.
+///
+/// # Errors
+/// [`RefereeError::BadMove`] when no block starts at `first` or `ordered` is not its
+/// stones, one move of each colour in turn from the side that was to move;
+/// [`RefereeError::ReplayBreaks`] when a move becomes illegal.
+fn replay_ordered(
+    game: &Game,
+    first: u32,
+    ordered: &[(Point, Color)],
+) -> Result<Game, RefereeError> {
+    let bad = RefereeError::BadMove(first);
+    let start = usize::try_from(first).map_err(|_| RefereeError::BadMove(first))?;
+    let block = game
+        .setup_blocks()
+        .find(|&(number, _)| number == start)
+        .map(|(_, block)| block.clone())
+        .ok_or(RefereeError::BadMove(first))?;
+    let mut given: Vec<(Color, Move)> = ordered.iter().map(|&(p, c)| (c, Move::Play(p))).collect();
+    given.sort_by_key(|&(c, mv)| (mv.point().map_or(u16::MAX, |p| p.0), c));
+    if given != block.moves() {
+        return Err(bad);
+    }
+    let later: Vec<(Color, Move)> = game.moves()[start - 1 + block.len()..]
+        .iter()
+        .map(|r| (r.color, r.mv))
+        .collect();
+    let mut rebuilt = game.clone();
+    for _ in &later {
+        rebuilt.undo().ok_or(RefereeError::BadMove(first))?;
+    }
+    rebuilt
+        .undo_setup_block()
+        .ok_or(RefereeError::BadMove(first))?;
+    for (number, &(p, color)) in (first..).zip(ordered) {
+        // In turn: the block stood for moves of both colours one after the other.
+        rebuilt
+            .play(color, Move::Play(p))
+            .map_err(|why| breaks(first, number, &why))?;
+    }
+    let after = first.saturating_add(u32::try_from(ordered.len()).unwrap_or(u32::MAX));
+    for (number, &(color, mv)) in (after..).zip(&later) {
+        rebuilt
+            .play_as(color, mv)
+            .map_err(|why| breaks(first, number, &why))?;
+    }
+    if rebuilt.board().hash() != game.board().hash() {
+        // An order whose moves capture leaves another position than the block's.
+        return Err(bad);
+    }
+    Ok(rebuilt)
+}
+
+fn breaks(number: u32, broken: u32, why: &dyn std::fmt::Display) -> RefereeError {
+    RefereeError::ReplayBreaks {
+        number,
+        broken,
+        why: why.to_string(),
+    }
+}
+
+impl Referee {
+    /// The arbiter's order of the setup block starting at move `first`: `points` ("D4") are
+    /// its stones in the order played. Its moves become ordinary moves (`order_known` back
+    /// to `true`, a `correction` for each move whose point changes), and its
+    /// `board_unavailable` alert is resolved. Refused, with nothing changed, unless the
+    /// points are exactly the block's stones, one of each colour in turn, and every later
+    /// move stays legal.
+    pub(crate) fn order_block(
+        &mut self,
+        first: u32,
+        points: &[String],
+    ) -> Result<(), RefereeError> {
+        let size = self.size;
+        let m = self.game.as_mut().ok_or(RefereeError::NoGame)?;
+        if m.phase != Phase::Playing {
+            return Err(RefereeError::WrongPhase("moves are ordered during play"));
+        }
+        let start = usize::try_from(first).map_err(|_| RefereeError::BadMove(first))?;
+        let mut ordered = Vec::with_capacity(points.len());
+        for name in points {
+            let p =
+                Point::parse_human(name, size).map_err(|_| RefereeError::BadPoint(name.clone()))?;
+            let color = m
+                .game
+                .setup_block_at(start)
+                .and_then(|b| b.added().iter().find(|s| s.0 == p).map(|s| s.1))
+                .ok_or_else(|| RefereeError::BadPoint(name.clone()))?;
+            ordered.push((p, color));
+        }
+        let rebuilt = replay_ordered(&m.game, first, &ordered)?;
+        m.game = rebuilt;
+        let mut corrections = Vec::new();
+        for (number, &(p, color)) in (first..).zip(&ordered) {
+            if let Some(record) = m.moves.find_mut(|r| r.number == number) {
+                let now = go::move_label(&go::name(p.index(), size));
+                if record.point != now {
+                    corrections.push((number, record.point.to_string(), now.to_string()));
+                }
+                record.point = now;
+                record.color = color;
+                record.order_known = true;
+            }
+        }
+        for (number, was, now) in corrections {
+            self.emit(EventKind::Correction {
+                number,
+                was,
+                now,
+                reason: "order given by the arbiter: the move was recorded in a block of \
+                         unknown order"
+                    .into(),
+                time_left_ms: None,
+                periods_left: None,
+            });
+        }
+        let last = first.saturating_add(u32::try_from(ordered.len()).unwrap_or(u32::MAX)) - 1;
+        self.resolve_block_alert(first, last);
+        self.emit(EventKind::StateChanged);
+        Ok(())
+    }
+
+    /// Resolves the open `board_unavailable` alert of the block of moves `first`-`last`.
+    fn resolve_block_alert(&mut self, first: u32, last: u32) {
+        let now = self.now.to_rfc3339();
+        let named = format!("moves {first}-{last}, order unknown");
+        let id = self
+            .devices
+            .state()
+            .alerts
+            .iter()
+            .find(|a| {
+                a.kind == DeviceAlertKind::BoardUnavailable
+                    && a.resolved_at.is_none()
+                    && a.message.starts_with(&named)
+            })
+            .map(|a| a.id.clone());
+        if let Some(alert) = id.and_then(|id| self.devices.alert_mut(&id)) {
+            alert.resolved_at = Some(now);
+            alert.message = format!("moves {first}-{last}: the arbiter gave their order");
+        }
+        self.emit_device();
+    }
+}
