@@ -8,7 +8,7 @@
 //! always stays, so a restart never numbers below what was published. One
 //! epoch per transaction keeps the journal writer's waits short.
 
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, TransactionBehavior, params};
 
 use super::JournalError;
 use super::writer::to_sql;
@@ -65,7 +65,7 @@ pub(super) fn compact_with(
         if due(conn, candidate.finished_ms)? > now_ms {
             continue;
         }
-        let tx = conn.transaction()?;
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let inputs = tx.execute(
             "DELETE FROM inputs WHERE board = ?1 AND epoch = ?2",
             params![candidate.board, candidate.epoch],

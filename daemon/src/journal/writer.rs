@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard, PoisonError, TryLockError};
 use std::time::{Duration, Instant};
 
-use rusqlite::{Connection, Transaction, params};
+use rusqlite::{Connection, Transaction, TransactionBehavior, params};
 use tokio::sync::watch;
 
 use super::batch::{Batch, CheckpointRecord};
@@ -313,7 +313,7 @@ fn commit(
     refusals: &mut Refusals,
 ) -> bool {
     let outcome = conn
-        .transaction()
+        .transaction_with_behavior(TransactionBehavior::Immediate)
         .map_err(JournalError::from)
         .and_then(|tx| {
             for batch in pending.iter().filter_map(Request::batch) {

@@ -9,7 +9,7 @@
 use std::path::Path;
 
 use goban_tournament::{Decision, Round, TableNo};
-use rusqlite::{Connection, OptionalExtension, params};
+use rusqlite::{Connection, OptionalExtension, TransactionBehavior, params};
 
 /// Why the store failed.
 #[derive(Debug, thiserror::Error)]
@@ -93,7 +93,9 @@ impl Store {
         seats: &[(TableNo, String)],
         now_ms: u64,
     ) -> Result<(), StoreError> {
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let number = stored.round.number;
         tx.execute(
             "INSERT OR REPLACE INTO tournament_rounds (round, source, loaded_ms, round_json, document)
@@ -251,7 +253,9 @@ impl Store {
         now_ms: u64,
     ) -> Result<Vec<Push>, StoreError> {
         let decision = serde_json::to_string(&result.decision)?;
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         tx.execute(
             "INSERT OR REPLACE INTO tournament_results (round, table_no, black, white, decision, warnings_black, warnings_white, game, confirmed_ms, ruled)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
@@ -336,7 +340,9 @@ impl Store {
 
     /// Records a failed attempt; answers the error of the attempt before, if it failed.
     pub fn mark_failed(&mut self, push: &Push, error: &str) -> Result<Option<String>, StoreError> {
-        let tx = self.conn.transaction()?;
+        let tx = self
+            .conn
+            .transaction_with_behavior(TransactionBehavior::Immediate)?;
         let before: Option<String> = tx
             .query_row(
                 "SELECT last_error FROM tournament_pushes WHERE round = ?1 AND table_no = ?2 AND target = ?3",
