@@ -120,6 +120,17 @@ impl Referee {
         }
     }
 
+    /// Whether a point reads `?` now (raw, not yet reported) that is no chattering sensor: a
+    /// hand covers it, and what it puts down may be a stone not read yet.
+    pub(crate) fn hand_over_the_board(&self) -> bool {
+        let debouncer = self.sight.debouncer();
+        debouncer
+            .raw()
+            .iter()
+            .enumerate()
+            .any(|(p, &r)| r == crate::input::Reading::Unknown && !debouncer.is_chattering(p))
+    }
+
     /// Whether presses must be held rather than read now.
     pub(crate) fn holding(&self) -> bool {
         self.sight.blind() || self.game.as_ref().is_some_and(|m| !m.held.is_empty())

@@ -107,11 +107,12 @@ impl Referee {
         let open = m.open_press().filter(|p| p.color == to_move);
         if open.is_some()
             && (self.stone_unreported_of(to_move, self.sight.changed_at()[x])
-                || self.substep_still_settling())
+                || self.substep_still_settling()
+                || self.hand_over_the_board())
         {
             // A stone of the presser, placed before this one, is still settling, or what took
-            // a stone that stood and went is: it may be the press's move; the next report
-            // decides.
+            // a stone that stood and went is, or a hand covers a point (its stone may be the
+            // press's move, read 170 ms after it at blitz pace): the next report decides.
             return false;
         }
         let Some(m) = self.game.as_mut() else {
