@@ -147,9 +147,18 @@ impl Referee {
             .collect();
         // Captured stones already off in a reading still settling: no alert, and not read as
         // stones while the reported reading still shows them.
+        let captured_at = m.placed_at;
         for &(p, c) in &m.pending_caps {
             if shown(p, c) && !left.contains(&p) {
                 m.known.insert(p, self.sight.physical()[p]);
+                if self
+                    .sight
+                    .debouncer()
+                    .retaken_since(p, go::reading_of(c), captured_at)
+                {
+                    // Retaken: once reported, the stone there is the new one.
+                    m.known_until_reread.insert(p, captured_at);
+                }
             }
         }
         m.pending_caps.clear();

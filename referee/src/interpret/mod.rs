@@ -106,14 +106,29 @@ impl Referee {
             return Diff::default();
         };
         let physical = self.sight.physical();
+        // A captured stone retaken before its report: once the point is reported anew, the
+        // stone there is a new one (a ko at blitz pace).
+        let changed_at = self.sight.changed_at();
+        let reread: Vec<usize> = m
+            .known_until_reread
+            .iter()
+            .filter(|&(&p, &since)| changed_at[p] > since)
+            .map(|(&p, _)| p)
+            .collect();
+        for p in reread {
+            m.known.remove(&p);
+            m.known_until_reread.remove(&p);
+        }
         // A known deviation ends when the point reads something else (`?` is not something else).
         m.known.retain(|&p, r| {
             physical[p] == Reading::Unknown || (physical[p] == *r && physical[p] != game[p])
         });
+        let known = &m.known;
+        m.known_until_reread.retain(|p, _| known.contains_key(p));
         // A captured stone once seen off the board is no longer pending: a new stone there is new,
         // also when it was put down in the same stall as the capture (its reading is newer
         // than the capturing move: a point retaken in fast play, issue 15).
-        let (changed_at, captured_at) = (self.sight.changed_at(), m.placed_at);
+        let captured_at = m.placed_at;
         m.pending_caps
             .retain(|&(p, c)| physical[p] == go::reading_of(c) && changed_at[p] <= captured_at);
         // Until the opponent's next stone, the last move's captured stones may still be taken off.

@@ -148,6 +148,11 @@ pub(crate) struct Match {
     illegal_stone: Option<(usize, Color)>,
     /// Physical deviations already alerted on or ruled: no second alert for one act.
     pub(crate) known: BTreeMap<usize, Reading>,
+    /// Known deviations that end once their point is reported anew after the given time: a
+    /// captured stone retaken before its region reported it (a ko at blitz pace), so the
+    /// stone reported there next is a new one, to be read as a move.
+    #[serde(default)]
+    pub(crate) known_until_reread: BTreeMap<usize, Timestamp>,
     /// Since when an unexplained removal has been seen (grace before an alert).
     suspect_since: Option<Timestamp>,
     /// The board was disturbed: no interpretation until it shows the game position again (CN2002 17.6).
@@ -239,6 +244,7 @@ impl Match {
             pending_caps: Vec::new(),
             vanished: Vec::new(),
             known: BTreeMap::new(),
+            known_until_reread: BTreeMap::new(),
             suspect_since: None,
             frozen: false,
             audit: Audit::default(),
