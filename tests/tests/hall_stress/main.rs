@@ -230,32 +230,78 @@ fn run_scenario(
         if only_game.is_some_and(|o| o != g) {
             continue;
         }
-        let seed = 15_000 + 1_000 * index as u64 + g as u64;
-        let mut rng = SmallRng::seed_from_u64(seed);
-        let pick = |k: usize| &even[(index * 7 + g * 3 + k) % even.len()];
-        let counts = match scn.series {
-            None => {
-                let game = if scn.handicap {
-                    &handicap[(index + g) % handicap.len()]
-                } else {
-                    pick(0)
-                };
-                let plan = (scn.build)(&mut rng, game.game.moves.len());
-                play_single(game, &plan, seed)
-            }
-            Some(series) => {
-                let second = if series.handicap {
-                    &handicap[(index + g) % handicap.len()]
-                } else {
-                    pick(1)
-                };
-                let plan = (scn.build)(&mut rng, 0);
-                play_series([pick(0), second, pick(2)], &plan, series, seed)
-            }
-        };
-        total.add(&counts);
+        total.add(&play_one(index, scn, even, handicap, g));
     }
     total
+}
+
+/// Game `g` of scenario `scn` (the `index`-th), with its own seed.
+fn play_one(
+    index: usize,
+    scn: &Scenario,
+    even: &[CorpusGame],
+    handicap: &[CorpusGame],
+    g: usize,
+) -> Counts {
+    let seed = 15_000 + 1_000 * index as u64 + g as u64;
+    let mut rng = SmallRng::seed_from_u64(seed);
+    let pick = |k: usize| &even[(index * 7 + g * 3 + k) % even.len()];
+    match scn.series {
+        None => {
+            let game = if scn.handicap {
+                &handicap[(index + g) % handicap.len()]
+            } else {
+                pick(0)
+            };
+            let plan = (scn.build)(&mut rng, game.game.moves.len());
+            play_single(game, &plan, seed)
+        }
+        Some(series) => {
+            let second = if series.handicap {
+                &handicap[(index + g) % handicap.len()]
+            } else {
+                pick(1)
+            };
+            let plan = (scn.build)(&mut rng, 0);
+            play_series([pick(0), second, pick(2)], &plan, series, seed)
+        }
+    }
+}
+
+/// Games that only a longer run (`GOBAN_STRESS_GAMES=10`) played and found failing, replayed
+/// in every run with their own seeds: (scenario, games per scenario of that run, game).
+const FOUND_BY_LONGER_RUNS: &[(&str, usize, usize)] = &[
+    // AlphaGo G04, move 223: a ko retaken after a threat and its answer, before the region
+    // reported the capture, was a phantom pass (issue 39).
+    ("pace 0.25 s/move", 10, 11),
+    // AlphaGo G26, move 179: the press's stone still under a hand when the opponent's stone
+    // came was a phantom pass (issue 39).
+    (
+        "newest stone flickers as the reply lands, 0.25 s/move",
+        10,
+        2,
+    ),
+];
+
+#[test]
+fn games_found_failing_by_longer_runs_meet_the_targets() {
+    let Some(dir) = corpus::corpus_dir() else {
+        return;
+    };
+    let handicap = corpus::handicap_games(&dir, 6);
+    let all = scenarios::all();
+    for &(name, per, g) in FOUND_BY_LONGER_RUNS {
+        let index = all
+            .iter()
+            .position(|s| s.name == name)
+            .unwrap_or_else(|| panic!("no scenario {name:?}"));
+        let even = corpus::even_games(&dir, (per * 3).clamp(12, 60));
+        let counts = play_one(index, &all[index], &even, &handicap, g);
+        assert!(
+            counts.passes() && counts.lost == 0,
+            "{name}, game {g} of a {per}-game run: {counts:?}"
+        );
+    }
 }
 
 #[test]
