@@ -95,9 +95,12 @@ async fn analysis_is_public_only_once_its_position_is() {
     let (board, clock) = (Device::board(9), Device::clock());
     let mut setup = Setup::new(dir.path(), board.path(), clock.path(), BROKER);
     setup.server_extra = "broadcast_delay = \"3s\"\n".into();
-    setup.analysis =
-        "[analysis]\nengine = \"gtp\"\ntime_per_position = \"20s\"\nfeatured = [\"table-1\"]\n"
-            .into();
+    // At normal priority: this test is about when an analysis is published, and under
+    // SCHED_IDLE (the default) the engine gets no CPU at all on a saturated machine (`.ci/run`
+    // with busy loops beside it). The idle launch has its own test (`analysis::process`).
+    setup.analysis = "[analysis]\nengine = \"gtp\"\ntime_per_position = \"20s\"\nidle = false\n\
+                      featured = [\"table-1\"]\n"
+        .into();
     let daemon = Daemon::start(&setup, 1).await;
     let filter = format!("{}/boards/{BOARD}/#", setup.prefix);
     let sub = Subscriber::start(BROKER, &unique("gbe2e-analysis"), &filter, false).await;

@@ -43,7 +43,8 @@ describe('analysis beside a 9x9 game with a broadcast delay', { skip }, () => {
       speed: 2,
       size: 9,
       server: `broadcast_delay = "${DELAY}"\n`,
-      extra: '[analysis]\nengine = "gtp"\ntime_per_position = "20s"\n'
+      // Normal priority: under SCHED_IDLE (the default) a saturated machine gives the engine no CPU.
+      extra: '[analysis]\nengine = "gtp"\ntime_per_position = "20s"\nidle = false\n'
         + '[tournament]\nevent = "Browser Open"\n[tournament.tables]\n"1" = "table-1"\n',
     });
     daemon = await sim.start();
