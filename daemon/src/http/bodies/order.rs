@@ -18,7 +18,7 @@ use crate::http::error::ApiError;
 #[serde(deny_unknown_fields)]
 pub(crate) struct OrderBody {
     /// The block's stones like `D4`, in the order played.
-    #[schema(example = json!(["G3", "C7", "G7"]), min_items = 1, max_items = 625, value_type = Vec<super::PointName>)]
+    #[schema(example = json!(["G3", "C7", "G7"]), min_items = 1, max_items = 361, value_type = Vec<super::PointName>)]
     pub(crate) points: Vec<String>,
     /// The arbiter's note for the audit trail.
     #[serde(default, skip_serializing_if = "Option::is_none")]
