@@ -7,6 +7,7 @@ use crate::error::RefereeError;
 use crate::event::EventKind;
 use crate::go;
 use crate::referee::Referee;
+use crate::rewrite::breaks;
 use crate::state::Phase;
 
 /// `game` with the setup block of moves `first`.. played as `ordered` instead, and every
@@ -61,14 +62,6 @@ fn replay_ordered(
         return Err(bad);
     }
     Ok(rebuilt)
-}
-
-fn breaks(number: u32, broken: u32, why: &dyn std::fmt::Display) -> RefereeError {
-    RefereeError::ReplayBreaks {
-        number,
-        broken,
-        why: why.to_string(),
-    }
 }
 
 impl Referee {

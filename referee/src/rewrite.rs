@@ -44,7 +44,8 @@ pub(crate) fn replay_with(
     Ok(rebuilt)
 }
 
-fn breaks(number: u32, broken: u32, why: &dyn std::fmt::Display) -> RefereeError {
+/// The record cannot be replayed: move `broken` is illegal once move `number` changed.
+pub(crate) fn breaks(number: u32, broken: u32, why: &dyn std::fmt::Display) -> RefereeError {
     RefereeError::ReplayBreaks {
         number,
         broken,
