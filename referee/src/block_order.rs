@@ -14,13 +14,15 @@ use crate::state::Phase;
 /// later move played again after it.
 ///
 /// # Errors
-/// [`RefereeError::BadMove`] when no block starts at `first` or `ordered` is not its
-/// stones, one move of each colour in turn from the side that was to move;
-/// [`RefereeError::ReplayBreaks`] when a move becomes illegal.
+/// [`RefereeError::BadMove`] when no block starts at `first`, or `ordered` is not its moves:
+/// as many, its stones among them, one move nobody saw of the block for each other one
+/// (a pass, or a stone captured within the block), one colour in turn from the side that
+/// was to move, reaching the block's position; [`RefereeError::ReplayBreaks`] when a move
+/// becomes illegal.
 fn replay_ordered(
     game: &Game,
     first: u32,
-    ordered: &[(Point, Color)],
+    ordered: &[(Move, Color)],
 ) -> Result<Game, RefereeError> {
     let bad = RefereeError::BadMove(first);
     let start = usize::try_from(first).map_err(|_| RefereeError::BadMove(first))?;
@@ -29,9 +31,20 @@ fn replay_ordered(
         .find(|&(number, _)| number == start)
         .map(|(_, block)| block.clone())
         .ok_or(RefereeError::BadMove(first))?;
-    let mut given: Vec<(Color, Move)> = ordered.iter().map(|&(p, c)| (c, Move::Play(p))).collect();
-    given.sort_by_key(|&(c, mv)| (mv.point().map_or(u16::MAX, |p| p.0), c));
-    if given != block.moves() {
+    if ordered.len() != block.len() {
+        return Err(bad);
+    }
+    let mut others: Vec<(Color, Move)> = ordered.iter().map(|&(mv, c)| (c, mv)).collect();
+    for stone in block.moves() {
+        let i = others
+            .iter()
+            .position(|m| m == stone)
+            .ok_or(RefereeError::BadMove(first))?;
+        others.swap_remove(i);
+    }
+    let mut unseen: Vec<Color> = others.iter().map(|m| m.0).collect();
+    unseen.sort_unstable();
+    if unseen != block.unseen() {
         return Err(bad);
     }
     let later: Vec<(Color, Move)> = game.moves()[start - 1 + block.len()..]
@@ -45,10 +58,10 @@ fn replay_ordered(
     rebuilt
         .undo_setup_block()
         .ok_or(RefereeError::BadMove(first))?;
-    for (number, &(p, color)) in (first..).zip(ordered) {
+    for (number, &(mv, color)) in (first..).zip(ordered) {
         // In turn: the block stood for moves of both colours one after the other.
         rebuilt
-            .play(color, Move::Play(p))
+            .play(color, mv)
             .map_err(|why| breaks(first, number, &why))?;
     }
     let after = first.saturating_add(u32::try_from(ordered.len()).unwrap_or(u32::MAX));
@@ -65,12 +78,13 @@ fn replay_ordered(
 }
 
 impl Referee {
-    /// The arbiter's order of the setup block starting at move `first`: `points` ("D4") are
-    /// its stones in the order played. Its moves become ordinary moves (`order_known` back
+    /// The arbiter's order of the setup block starting at move `first`: `points` ("D4", or
+    /// "pass") are its moves in the order played: its stones, and for each move nobody saw
+    /// the stone it was (captured within the block) or "pass". Its moves become ordinary moves (`order_known` back
     /// to `true`, a `correction` for each move whose point changes), and its
     /// `board_unavailable` alert is resolved. Refused, with nothing changed, unless the
-    /// points are exactly the block's stones, one of each colour in turn, and every later
-    /// move stays legal.
+    /// points are the block's moves, one of each colour in turn, reaching the block's
+    /// position, and every later move stays legal.
     pub(crate) fn order_block(
         &mut self,
         first: u32,
@@ -82,23 +96,34 @@ impl Referee {
             return Err(RefereeError::WrongPhase("moves are ordered during play"));
         }
         let start = usize::try_from(first).map_err(|_| RefereeError::BadMove(first))?;
+        let block = m
+            .game
+            .setup_block_at(start)
+            .ok_or(RefereeError::BadMove(first))?;
+        // The block's moves alternate from the side that was to move before it.
+        let mut color = if block.len() % 2 == 0 {
+            block.to_move()
+        } else {
+            block.to_move().opponent()
+        };
         let mut ordered = Vec::with_capacity(points.len());
         for name in points {
-            let p =
-                Point::parse_human(name, size).map_err(|_| RefereeError::BadPoint(name.clone()))?;
-            let color = m
-                .game
-                .setup_block_at(start)
-                .and_then(|b| b.added().iter().find(|s| s.0 == p).map(|s| s.1))
-                .ok_or_else(|| RefereeError::BadPoint(name.clone()))?;
-            ordered.push((p, color));
+            let mv = if name.eq_ignore_ascii_case("pass") {
+                Move::Pass
+            } else {
+                let p = Point::parse_human(name, size)
+                    .map_err(|_| RefereeError::BadPoint(name.clone()))?;
+                Move::Play(p)
+            };
+            ordered.push((mv, color));
+            color = color.opponent();
         }
         let rebuilt = replay_ordered(&m.game, first, &ordered)?;
         m.game = rebuilt;
         let mut corrections = Vec::new();
-        for (number, &(p, color)) in (first..).zip(&ordered) {
+        for (number, &(mv, color)) in (first..).zip(&ordered) {
             if let Some(record) = m.moves.find_mut(|r| r.number == number) {
-                let now = go::move_label(&go::name(p.index(), size));
+                let now = go::move_label(&go::move_name(mv, size));
                 if record.point != now {
                     corrections.push((number, record.point.to_string(), now.to_string()));
                 }
@@ -128,7 +153,8 @@ impl Referee {
     /// Resolves the open `board_unavailable` alert of the block of moves `first`-`last`.
     fn resolve_block_alert(&mut self, first: u32, last: u32) {
         let now = self.now.to_rfc3339();
-        let named = format!("moves {first}-{last}, order unknown");
+        // "moves 3-5, order unknown" or "moves 3-5, content partly unknown".
+        let named = format!("moves {first}-{last}, ");
         let id = self
             .devices
             .state()

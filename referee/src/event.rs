@@ -76,6 +76,15 @@ pub enum EventKind {
         black: Vec<String>,
         /// White's stones ("D4"), by point.
         white: Vec<String>,
+        /// Points whose stone of before the block is gone after it (captured within it), by
+        /// point. Absent when none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        removed: Vec<String>,
+        /// Moves nobody saw, one colour each (Black's first): presses no stone on the board
+        /// accounts for, each a pass or a stone captured within the block; the state lists
+        /// them last in the block with `point: "unseen"`. Absent when none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        unseen: Vec<Color>,
         /// Why, in words.
         reason: String,
     },

@@ -48,6 +48,7 @@ mod sight;
 mod snapshot;
 mod timekeeper;
 mod timeline;
+mod unseen_block;
 
 pub use audit::AuditEntry;
 pub use command::{DeviceCommand, Running};

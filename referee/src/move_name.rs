@@ -7,7 +7,7 @@ use std::fmt;
 use serde::de::{self, Deserialize, Deserializer, Visitor};
 use serde::{Serialize, Serializer};
 
-/// "D4", "T19" or "pass"; compares and serializes as that text.
+/// "D4", "T19", "pass", or "unseen" (a move nobody saw); compares and serializes as that text.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub struct MoveName {
     len: u8,
@@ -28,6 +28,20 @@ impl MoveName {
             len: u8::try_from(name.len()).ok()?,
             bytes,
         })
+    }
+
+    /// The text naming a move nobody saw: a setup block's press that no stone on the board
+    /// accounts for (a pass, or a stone taken off again within the block).
+    pub const UNSEEN: &'static str = "unseen";
+
+    /// The name of a move nobody saw ([`MoveName::UNSEEN`]).
+    pub fn unseen() -> Self {
+        Self::new(Self::UNSEEN).unwrap_or_default()
+    }
+
+    /// Whether this names a move nobody saw.
+    pub fn is_unseen(&self) -> bool {
+        self.as_str() == Self::UNSEEN
     }
 
     /// The name's text.

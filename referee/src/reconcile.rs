@@ -211,6 +211,14 @@ impl Referee {
                 {
                     return;
                 }
+                // Presses made while the board could not see, more than its new stones: the
+                // stones and captures shown as a block, the presses left over as moves nobody saw.
+                if verdict != Verdict::AwaitPress
+                    && let Some(block) = self.block_with_unseen(&diff)
+                    && self.accept_block(&block)
+                {
+                    return;
+                }
                 let guessed_pass =
                     matches!(found.as_slice(), [steps] if self.pass_hides_a_capture(steps));
                 let awaiting = verdict == Verdict::AwaitPress;

@@ -52,20 +52,58 @@ pub(crate) fn play_again(
     ))
 }
 
-/// Plays again the setup block of moves `first`.. whose stones are `stones` (moves played
-/// while the board could not see, order unknown, none capturing): the presses behind them
-/// alternated from the side to move, so the side to move after them follows from their number.
-pub(crate) fn play_block_again(
-    game: &mut Game,
+/// The moves of one setup block read back from a board state (moves played while the board
+/// could not see, order unknown): its stones, by point, and its moves nobody saw.
+#[derive(Default)]
+pub(crate) struct BlockMoves {
+    /// The number of the block's first move; 0 while empty.
     first: u32,
-    stones: &[(Point, Color)],
-) -> Result<(), String> {
-    let before = game.to_move();
-    let to_move = if stones.len().is_multiple_of(2) {
-        before
-    } else {
-        before.opponent()
-    };
-    game.play_setup_block(SetupBlock::of_stones(stones, to_move))
-        .map_err(|err| format!("the setup block of move {first} does not play again: {err}"))
+    stones: Vec<(Point, Color)>,
+    unseen: Vec<Color>,
+}
+
+impl BlockMoves {
+    /// Move `number`, a stone of the block.
+    pub(crate) fn add_stone(&mut self, number: u32, p: Point, color: Color) {
+        self.start(number);
+        self.stones.push((p, color));
+    }
+
+    /// Move `number`, a move of the block nobody saw (a pass, or a stone taken off within it).
+    pub(crate) fn add_unseen(&mut self, number: u32, color: Color) {
+        self.start(number);
+        self.unseen.push(color);
+    }
+
+    fn start(&mut self, number: u32) {
+        if self.first == 0 {
+            self.first = number;
+        }
+    }
+
+    /// Plays the block gathered so far, if any, and empties it: the presses behind its moves
+    /// alternated from the side to move, so the side to move after it follows from their
+    /// number; the stones of before it that its stones leave without a liberty were captured
+    /// within it.
+    pub(crate) fn play_again(&mut self, game: &mut Game) -> Result<(), String> {
+        if self.first == 0 {
+            return Ok(());
+        }
+        let before = game.to_move();
+        let to_move = if (self.stones.len() + self.unseen.len()).is_multiple_of(2) {
+            before
+        } else {
+            before.opponent()
+        };
+        let block = SetupBlock::of_stones_on(
+            game.board(),
+            &self.stones,
+            std::mem::take(&mut self.unseen),
+            to_move,
+        );
+        let first = std::mem::take(&mut self.first);
+        self.stones.clear();
+        game.play_setup_block(block)
+            .map_err(|err| format!("the setup block of move {first} does not play again: {err}"))
+    }
 }

@@ -20,7 +20,8 @@ use crate::diff::Diff;
 use crate::event::EventKind;
 use crate::go;
 use crate::input::Reading;
-use crate::match_state::Claim;
+use crate::match_state::{Claim, Match};
+use crate::move_name::MoveName;
 use crate::move_records::MoveRecord;
 use crate::reconcile::Step;
 use crate::referee::Referee;
@@ -29,14 +30,21 @@ use crate::referee::Referee;
 #[derive(Debug, PartialEq)]
 pub(crate) struct Block {
     /// The first held press completes the last move recorded before the board went blind.
-    complete: Option<Claim>,
-    /// The stones played, one per remaining press, by point.
-    stones: Vec<(usize, Color)>,
+    pub(crate) complete: Option<Claim>,
+    /// The stones played that stand on the board after it, one press each, by point.
+    pub(crate) stones: Vec<(usize, Color)>,
     /// Who moves after the block.
-    to_move: Color,
+    pub(crate) to_move: Color,
     /// Stones the board saw being placed after it, in that order: recorded as usual after
     /// the block, each with its press, the last one possibly not pressed yet (the next move).
-    after: Vec<(Color, usize, Option<Claim>)>,
+    pub(crate) after: Vec<(Color, usize, Option<Claim>)>,
+    /// Presses of the block no stone on the board accounts for, one colour each: moves
+    /// nobody saw (a pass, or a stone taken off again within the block). Empty unless the
+    /// block is one of [`Referee::block_with_unseen`].
+    pub(crate) unseen: Vec<Color>,
+    /// Points whose stone of before the block is gone after it: captured within it, by
+    /// point. Empty unless the block is one of [`Referee::block_with_unseen`].
+    pub(crate) removed: Vec<usize>,
 }
 
 /// What the referee makes of held presses that more than one sequence explains.
@@ -120,6 +128,8 @@ impl Referee {
             stones,
             to_move: to_move?,
             after: trailing.map(|(c, p)| (c, p, None)).into_iter().collect(),
+            unseen: Vec::new(),
+            removed: Vec::new(),
         })
     }
 
@@ -135,31 +145,12 @@ impl Referee {
             return Verdict::Ask;
         };
         let physical = self.sight.physical();
-        let stood_and_went = m.vanished.iter().any(|v| v.from > m.placed_at);
-        let captures_left = m
-            .pending_caps
-            .iter()
-            .any(|&(p, _)| physical[p] != Reading::Empty);
-        if !diff.removed.is_empty() || stood_and_went || captures_left {
+        if !diff.removed.is_empty() || !self.position_settled() {
             return Verdict::Ask;
         }
-        let mut presses: &[Claim] = &m.held;
-        let mut complete = None;
-        let last = m.game.moves().last().map(|l| l.color);
-        if let Some(first) = presses.first()
-            && m.provisional
-            && last == Some(first.color)
-        {
-            complete = Some(*first);
-            presses = &presses[1..];
-        }
-        let mut to_move = m.game.to_move();
-        for press in presses {
-            if press.color != to_move {
-                return Verdict::Ask;
-            }
-            to_move = to_move.opponent();
-        }
+        let Some((complete, presses, to_move)) = held_moves(m) else {
+            return Verdict::Ask;
+        };
         let mut stones = diff.added.clone();
         // Stones found late at the start (the board joined mid-game) are the moves here.
         for &p in &m.late_found {
@@ -182,9 +173,26 @@ impl Referee {
                 to_move: presses.get(stones.len()).map_or(to_move, |p| p.color),
                 stones,
                 after,
+                unseen: Vec::new(),
+                removed: Vec::new(),
             }),
             Split::AwaitPress => Verdict::AwaitPress,
         })
+    }
+
+    /// Whether nothing of the position is in doubt but the held moves: no stone seen standing
+    /// since the last move has gone again, and no capture still waits to be taken off.
+    pub(crate) fn position_settled(&self) -> bool {
+        let Some(m) = self.game.as_ref() else {
+            return false;
+        };
+        let physical = self.sight.physical();
+        let stood_and_went = m.vanished.iter().any(|v| v.from > m.placed_at);
+        let captures_left = m
+            .pending_caps
+            .iter()
+            .any(|&(p, _)| physical[p] != Reading::Empty);
+        !stood_and_went && !captures_left
     }
 
     /// Records `block`: the held presses are consumed by it, its stones listed by point with
@@ -200,10 +208,13 @@ impl Referee {
             .iter()
             .map(|&(p, c)| (go::point(p), c))
             .collect();
+        let rules_block =
+            SetupBlock::of_stones_on(m.game.board(), &stones, block.unseen.clone(), block.to_move);
+        let removed: Vec<_> = block.removed.iter().map(|&p| go::point(p)).collect();
         let mut game = m.game.clone();
-        if game
-            .play_setup_block(SetupBlock::of_stones(&stones, block.to_move))
-            .is_err()
+        // The captures the stones explain must be the stones gone from the board, no other.
+        if rules_block.removed() != removed.as_slice()
+            || game.play_setup_block(rules_block).is_err()
         {
             return false;
         }
@@ -219,7 +230,9 @@ impl Referee {
         m.game = game;
         let last = m.move_count();
         let changed_at = self.sight.changed_at();
-        for (number, &(p, color)) in (first..).zip(&block.stones) {
+        let mut numbers = first..;
+        // The stones first in each zip: a zip that ends on them takes no number more.
+        for (&(p, color), number) in block.stones.iter().zip(numbers.by_ref()) {
             // A stone found late at the start, claimed as a move: no longer a leftover.
             m.known.remove(&p);
             m.moves.push(MoveRecord {
@@ -227,6 +240,18 @@ impl Referee {
                 color,
                 point: go::move_label(&go::name(p, size)),
                 at: changed_at[p],
+                time_left_ms: None,
+                periods_left: None,
+                order_known: false,
+            });
+        }
+        let now = self.now;
+        for (number, &color) in numbers.zip(&block.unseen) {
+            m.moves.push(MoveRecord {
+                number,
+                color,
+                point: MoveName::unseen(),
+                at: now,
                 time_left_ms: None,
                 periods_left: None,
                 order_known: false,
@@ -258,9 +283,17 @@ impl Referee {
             last,
             black: names(Color::Black),
             white: names(Color::White),
-            reason: "played while the board could not see: every sequence of legal moves that \
-                     explains the position and the presses has these stones, in different orders"
-                .into(),
+            removed: block.removed.iter().map(|&p| go::name(p, size)).collect(),
+            unseen: block.unseen.clone(),
+            reason: if block.unseen.is_empty() && block.removed.is_empty() {
+                "played while the board could not see: every sequence of legal moves that \
+                 explains the position and the presses has these stones, in different orders"
+            } else {
+                "played while the board could not see: the clock counted these moves, the \
+                 board shows these stones placed and those taken off; a move no stone on the \
+                 board accounts for was a pass or a stone taken off again meanwhile"
+            }
+            .into(),
         });
         for &(color, p, claim) in &block.after {
             if let Some(m) = self.game.as_mut() {
@@ -290,7 +323,7 @@ impl Referee {
                 }
             }
         }
-        self.keep_block_alert(first, last);
+        self.keep_block_alert(first, last, &block.unseen);
         true
     }
 
@@ -298,15 +331,28 @@ impl Referee {
     /// `first`-`last` are recorded with their order unknown, and stays open: the presses
     /// are explained, but the order is the arbiter's to give. It is no longer the alert of
     /// held presses, so a later spell of blindness raises its own.
-    fn keep_block_alert(&mut self, first: u32, last: u32) {
+    fn keep_block_alert(&mut self, first: u32, last: u32, unseen: &[Color]) {
         let now = self.now.to_rfc3339();
-        let message = format!(
+        let mut message = format!(
             "moves {first}-{last}, order unknown: they were played while the board could not \
              see, and more than one order of them explains the board. Their stones are \
              recorded as a setup block (SGF AB/AW, listed by point), nothing guessed; later \
              moves are recorded as the board sees them. If the players agree on the order, \
              give it (POST /boards/{{board}}/moves/{first}/order)"
         );
+        if !unseen.is_empty() {
+            let count = |c: Color| unseen.iter().filter(|&&u| u == c).count();
+            message = format!(
+                "moves {first}-{last}, content partly unknown: they were played while the board \
+                 could not see. The clock counted {} move(s) of Black and {} of White that no \
+                 stone on the board shows (each a pass, or a stone captured meanwhile); they \
+                 are recorded as moves nobody saw (point \"unseen\"), nothing guessed, and the \
+                 stones the board shows as a setup block (SGF AB/AW/AE); later moves are \
+                 recorded as the board sees them. Ask the players what was played",
+                count(Color::Black),
+                count(Color::White)
+            );
+        }
         let Some(m) = self.game.as_mut() else { return };
         let open = m.board_alert().map(str::to_owned);
         m.handle_board_alert_closed();
@@ -330,6 +376,30 @@ impl Referee {
         self.devices.handle_unexplained_presses(0);
         self.emit_device();
     }
+}
+
+/// The held presses of `m` as moves: the first one completing the last move recorded, if it
+/// does, then the others, one move each, and who moves after them all; `None` unless the
+/// others alternate from the side to move.
+pub(crate) fn held_moves(m: &Match) -> Option<(Option<Claim>, &[Claim], Color)> {
+    let mut presses: &[Claim] = &m.held;
+    let mut complete = None;
+    let last = m.game.moves().last().map(|l| l.color);
+    if let Some(first) = presses.first()
+        && m.provisional
+        && last == Some(first.color)
+    {
+        complete = Some(*first);
+        presses = &presses[1..];
+    }
+    let mut to_move = m.game.to_move();
+    for press in presses {
+        if press.color != to_move {
+            return None;
+        }
+        to_move = to_move.opponent();
+    }
+    Some((complete, presses, to_move))
 }
 
 /// How held presses split between a block and the moves seen after it.
@@ -380,10 +450,17 @@ fn split_presses(
     if !(fits && unpressed_fits && in_order && seen.len() >= rest.len()) {
         return None;
     }
-    let after = seen
-        .iter()
+    Some(Split::Block(at_once, moves_after(seen, rest)))
+}
+
+/// The stones `seen` placed after a block, in that order, each with its press of `presses`
+/// (none for a last stone not pressed yet).
+pub(crate) fn moves_after(
+    seen: &[(usize, Color)],
+    presses: &[Claim],
+) -> Vec<(Color, usize, Option<Claim>)> {
+    seen.iter()
         .enumerate()
-        .map(|(i, &(p, c))| (c, p, rest.get(i).copied()))
-        .collect();
-    Some(Split::Block(at_once, after))
+        .map(|(i, &(p, c))| (c, p, presses.get(i).copied()))
+        .collect()
 }

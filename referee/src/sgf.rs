@@ -159,29 +159,22 @@ impl BoardState {
         let size = header.setup.size;
         let mut game = replay::opening(header.setup, &header.initial, header.handicap_pending)
             .map_err(SgfError)?;
-        let mut block: Vec<(Point, Color)> = Vec::new();
-        let mut block_first = 0;
+        let mut block = replay::BlockMoves::default();
         for record in self.moves.iter() {
-            let mv = parse_move(&record.point, size)?;
             if !record.order_known {
                 // A setup block's moves come together: played at once after the last one.
-                if block.is_empty() {
-                    block_first = record.number;
-                }
-                if let Move::Play(p) = mv {
-                    block.push((p, record.color));
+                if record.point.is_unseen() {
+                    block.add_unseen(record.number, record.color);
+                } else if let Move::Play(p) = parse_move(&record.point, size)? {
+                    block.add_stone(record.number, p, record.color);
                 }
                 continue;
             }
-            if !block.is_empty() {
-                replay::play_block_again(&mut game, block_first, &block).map_err(SgfError)?;
-                block.clear();
-            }
+            let mv = parse_move(&record.point, size)?;
+            block.play_again(&mut game).map_err(SgfError)?;
             replay::play_again(&mut game, record.number, record.color, mv).map_err(SgfError)?;
         }
-        if !block.is_empty() {
-            replay::play_block_again(&mut game, block_first, &block).map_err(SgfError)?;
-        }
+        block.play_again(&mut game).map_err(SgfError)?;
         let unit = header.setup.ruleset.score_unit();
         let rules_result = self
             .result

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::hall::{device_alerts, put_unseen, take_unseen};
+use common::hall::{away_then_back, device_alerts, unordered};
 use common::table::Table;
 use goban_referee::{Button, Device, DeviceAlertKind, EventKind, Input, Phase};
 use goban_rules::Color;
@@ -12,41 +12,6 @@ const W: Color = Color::White;
 
 fn game() -> Table {
     Table::timed_nine()
-}
-
-/// The daemon goes away (its restart marks both devices gone), the players go on, and the
-/// daemon comes back: the clock's queued presses arrive at once, then the board answers.
-fn away_then_back(t: &mut Table, moves: &[(&str, Color)], away_ms: u64) {
-    away_then_back_taking(t, moves, &[], away_ms);
-}
-
-/// As [`away_then_back`], with `taken` (stones captured meanwhile) off the board when it reads.
-fn away_then_back_taking(t: &mut Table, moves: &[(&str, Color)], taken: &[&str], away_ms: u64) {
-    for device in [Device::Board, Device::Clock] {
-        t.send(Input::DeviceDisconnected { device });
-    }
-    for &(p, c) in moves {
-        t.wait(away_ms / (moves.len() as u64 + 1));
-        put_unseen(t, p, c);
-    }
-    for p in taken {
-        take_unseen(t, p);
-    }
-    t.wait(away_ms / (moves.len() as u64 + 1));
-    t.send(Input::DeviceConnected {
-        device: Device::Clock,
-    });
-    for &(_, c) in moves {
-        let button = if c == B { Button::L } else { Button::R };
-        t.send(Input::BacklogPress { button });
-    }
-    t.wait(40);
-    t.send(Input::DeviceConnected {
-        device: Device::Board,
-    });
-    let points: String = t.board.iter().map(|r| r.to_char()).collect();
-    t.send(Input::BoardSnapshot { points });
-    t.wait(2_000);
 }
 
 fn infractions(t: &Table) -> Vec<String> {
@@ -71,17 +36,6 @@ fn a_backlog_of_presses_is_explained_by_the_board_as_it_reads() {
         assert_eq!(t.moves().len(), want.len() + 1, "play goes on");
         assert!(infractions(&t).is_empty(), "{:?}", infractions(&t));
     }
-}
-
-/// The numbers of the moves recorded with their order unknown.
-fn unordered(t: &Table) -> Vec<u32> {
-    let state = t.referee.state();
-    state
-        .moves
-        .iter()
-        .filter(|m| !m.order_known)
-        .map(|m| m.number)
-        .collect()
 }
 
 #[test]
@@ -153,33 +107,6 @@ fn a_backlog_the_board_cannot_order_is_a_block_of_unknown_order_and_play_goes_on
     assert_eq!(unordered(&t), [3, 4, 5, 6]);
     let asks = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
     assert_eq!(asks.len(), 1, "one ask-the-arbiter alert: {asks:?}");
-}
-
-#[test]
-fn a_backlog_whose_orders_capture_differently_stays_an_ask() {
-    // Black takes White's A1 off while the board cannot see: which of A2 and B1 captured
-    // depends on the order. A block never hides a capture: the arbiter is asked as before.
-    let mut t = game();
-    t.play("D5", B, &[]);
-    t.play("A1", W, &[]);
-    // A2 and B1 (Black) take A1 off; White plays elsewhere twice.
-    away_then_back_taking(
-        &mut t,
-        &[("A2", B), ("J9", W), ("B1", B), ("J8", W)],
-        &["A1"],
-        90_000,
-    );
-    let moves = t.moves();
-    assert_eq!(moves, ["E5", "C3", "D5", "A1"], "nothing recorded");
-    assert!(unordered(&t).is_empty(), "a capture is no block: {moves:?}");
-    let asks = device_alerts(&t, DeviceAlertKind::BoardUnavailable);
-    assert_eq!(asks.len(), 1, "{asks:?}");
-    assert!(
-        asks[0].message.contains("more than one sequence"),
-        "{asks:?}"
-    );
-    assert!(!moves.iter().any(|m| m == "pass"), "{moves:?}");
-    assert!(infractions(&t).is_empty(), "{:?}", infractions(&t));
 }
 
 #[test]

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::hall::{button, device_alerts, put_unseen, replug, unplug};
+use common::hall::{button, device_alerts, put_unseen, replug, unordered, unplug};
 use common::table::Table;
 use goban_referee::{
     ArbiterCommand, Device, DeviceAlertKind, EventKind, GameSetup, Input, Referee, RefereeConfig,
@@ -33,16 +33,6 @@ fn joins_after(moves: &[(&str, Color)]) -> Table {
     replug(&mut t);
     t.wait(1_500);
     t
-}
-
-fn unordered(t: &Table) -> Vec<u32> {
-    let state = t.referee.state();
-    state
-        .moves
-        .iter()
-        .filter(|m| !m.order_known)
-        .map(|m| m.number)
-        .collect()
 }
 
 /// Black G7, White C7, Black G3 played while the board was unplugged, then two moves seen.

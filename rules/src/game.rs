@@ -23,6 +23,10 @@ pub struct MoveRecord {
     /// `false` for the moves of a [`SetupBlock`]: their stones are known, their order is
     /// not (the block lists them by point); [`Game::setup_block_at`] has the block.
     pub order_known: bool,
+    /// `false` for a move of a setup block that nobody saw ([`SetupBlock::unseen`]): a pass,
+    /// or a stone taken off again within the block. Its `mv` is then [`Move::Pass`], standing
+    /// in for a move whose content is unknown; read this field before `mv`.
+    pub seen: bool,
 }
 
 /// The point a colour may not retake now (CN2002 20.1), kept as one number so that the
@@ -422,7 +426,8 @@ impl Game {
     /// prisoners grow by the stones the block took off, and `block.to_move()` moves next.
     /// No ko ban survives it, and its passes never count toward two passes in a row (which
     /// one came last is unknown). Under superko the positions inside the block are unknown
-    /// and only the one after it is recorded.
+    /// and only the one after it is recorded. Its moves nobody saw ([`SetupBlock::unseen`])
+    /// come last, with `seen: false`.
     ///
     /// # Errors
     /// [`RulesError::WrongState`] unless the game is in play (free handicap placed);
@@ -480,6 +485,16 @@ impl Game {
                 captured: Captures::NONE,
                 out_of_turn: false,
                 order_known: false,
+                seen: true,
+            }));
+        self.moves
+            .extend(block.unseen().iter().map(|&color| MoveRecord {
+                color,
+                mv: Move::Pass,
+                captured: Captures::NONE,
+                out_of_turn: false,
+                order_known: false,
+                seen: false,
             }));
         self.blocks.push((first, block));
     }
@@ -656,6 +671,7 @@ impl Game {
             captured,
             out_of_turn,
             order_known: true,
+            seen: true,
         });
         // In bounds: a record was pushed on the line above.
         &self.moves[self.moves.len() - 1]

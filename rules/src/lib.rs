@@ -17,7 +17,9 @@
 //!   resignation, results.
 //! - [`SetupBlock`]: moves whose stones are known but whose order is not (a board that
 //!   could not see for a while), played as one step with [`Game::play_setup_block`]; their
-//!   records say `order_known: false`, and the SGF writer puts them on a setup node.
+//!   records say `order_known: false`, and the SGF writer puts them on a setup node. A
+//!   block may capture ([`SetupBlock::of_stones_on`]) and count moves nobody saw
+//!   ([`SetupBlock::unseen`]: a pass or a stone taken off within it, `seen: false`).
 //! - [`Illegal`]: a refused move, with its colour, its point and the [`IllegalReason`];
 //!   [`RulesError`]: every other failure. [`Point::display`] and [`Move::display`] name
 //!   points for people ("D4"): a `Point` alone does not know its board size.

@@ -108,6 +108,7 @@ mod tests {
             captured: Captures::from(vec![Point(i + 1)]),
             out_of_turn: false,
             order_known: true,
+            seen: true,
         }
     }
 

@@ -7,6 +7,11 @@
 //! nobody saw; a [`SetupBlock`] records what is known instead: the moves as an
 //! unordered list, the stones put on and taken off (SGF `AB`/`AW`/`AE`), and who
 //! moves next. [`crate::Game::play_setup_block`] continues a game from it.
+//!
+//! A block may also stand for moves nobody saw at all ([`SetupBlock::unseen`]): the
+//! clock counted a press, but no stone of that colour is left to show for it. Such a
+//! move was a pass or a stone taken off again within the block; which one is unknown,
+//! so the block counts it and names no point for it.
 
 use serde::{Deserialize, Serialize};
 
@@ -44,6 +49,10 @@ pub struct SetupBlock {
     removed: Vec<Point>,
     /// Who moves after the block.
     to_move: Color,
+    /// Moves of the block nobody saw, by colour (Black's first): each a pass or a stone
+    /// taken off again within the block. Absent in older records.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    unseen: Vec<Color>,
 }
 
 /// The order a block lists its moves in: stones by point (then colour), passes last.
@@ -80,6 +89,61 @@ impl SetupBlock {
         Self::new(moves, added, removed, to_move)
     }
 
+    /// A block of `stones` played on `before`, each one move that stays on the board, and
+    /// `unseen` moves (one colour each). A chain of `before` was taken off within the block
+    /// (captured) when every point next to it holds a stone of the other colour after the
+    /// stones are put on; a stone on a point of such a chain retook it. A stone on a point
+    /// still taken stays in the stones added, so that the block is refused when played.
+    #[must_use]
+    pub fn of_stones_on(
+        before: &Board,
+        stones: &[(Point, Color)],
+        unseen: Vec<Color>,
+        to_move: Color,
+    ) -> Self {
+        let mut after = before.clone();
+        for &(p, c) in stones {
+            if after.get(p).is_none() {
+                after.put_setup_stone(p, c);
+            }
+        }
+        let mut captured = Vec::new();
+        let mut looked_at = vec![false; before.size().points()];
+        for (p, color) in before.stones() {
+            if looked_at[p.index()] {
+                continue;
+            }
+            let chain = before.chain(p);
+            for q in &chain {
+                looked_at[q.index()] = true;
+            }
+            let surrounded = chain.iter().all(|&q| {
+                before
+                    .neighbours(q)
+                    .all(|n| chain.contains(&n) || after.get(n) == Some(color.opponent()))
+            });
+            if surrounded {
+                // Nothing of its colour next to it: the same chain on `after`.
+                captured.push(p);
+            }
+        }
+        for p in captured {
+            after.remove_chain(p);
+        }
+        let mut taken = Vec::new();
+        for &(p, c) in stones {
+            if after.get(p) != Some(c) && !after.put_setup_stone(p, c) {
+                taken.push((p, c));
+            }
+        }
+        let moves = stones.iter().map(|&(p, c)| (c, Move::Play(p))).collect();
+        let mut block = Self::between(before, &after, moves, to_move);
+        // Listed as added on a point still taken: refused when played.
+        block.added.extend(taken);
+        block.added.sort_unstable();
+        block.with_unseen(unseen)
+    }
+
     /// A block as given; every list is sorted (a block has no order to keep). Checked when
     /// played ([`crate::Game::play_setup_block`]).
     #[must_use]
@@ -97,25 +161,43 @@ impl SetupBlock {
             added,
             removed,
             to_move,
+            unseen: Vec::new(),
         }
     }
 
-    /// The moves it stands for, in no order: stones by point, then passes.
+    /// The block standing also for `unseen` moves nobody saw (one colour per move): each a
+    /// pass or a stone taken off again within the block. They are no prisoners: which they
+    /// were is unknown.
+    #[must_use]
+    pub fn with_unseen(mut self, mut unseen: Vec<Color>) -> Self {
+        unseen.sort_unstable();
+        self.unseen = unseen;
+        self
+    }
+
+    /// The moves it stands for nobody saw, by colour (Black's first): [`Self::with_unseen`].
+    #[must_use]
+    pub fn unseen(&self) -> &[Color] {
+        &self.unseen
+    }
+
+    /// The moves it stands for, in no order: stones by point, then passes; the moves
+    /// nobody saw are not among them ([`Self::unseen`]).
     #[must_use]
     pub fn moves(&self) -> &[(Color, Move)] {
         &self.moves
     }
 
-    /// How many moves it stands for (passes included).
+    /// How many moves it stands for (passes and moves nobody saw included).
     #[must_use]
     pub fn len(&self) -> usize {
-        self.moves.len()
+        self.moves.len() + self.unseen.len()
     }
 
     /// Whether it stands for no move (such a block is refused).
     #[must_use]
     pub fn is_empty(&self) -> bool {
-        self.moves.is_empty()
+        self.moves.is_empty() && self.unseen.is_empty()
     }
 
     /// The stones it puts on the board, by point (SGF `AB`/`AW`).
@@ -149,7 +231,7 @@ impl SetupBlock {
     /// played, a chain left without a liberty).
     pub(crate) fn position_after(&self, before: &Board) -> Result<Board, RulesError> {
         let bad = |why: String| Err(RulesError::BadSetupBlock(why));
-        if self.moves.is_empty() {
+        if self.is_empty() {
             return bad("a block stands for one move at least".into());
         }
         if let Some(p) = self.removed.iter().find(|&&p| before.get(p).is_none()) {
@@ -338,6 +420,93 @@ mod tests {
         assert_eq!(game.to_move(), B);
         assert_eq!(game.undo_setup_block(), None, "the last move is no block");
         assert_eq!(game.state(), GameState::Playing);
+    }
+
+    #[test]
+    fn a_move_nobody_saw_is_counted_with_no_point_and_no_prisoner() {
+        // Black played somewhere, White took it off with C2 while the board could not see:
+        // the clock counted two presses, the board shows White C2 only.
+        let mut game = build_game(&[("E5", B), ("C3", W)]);
+        let before = game.board().clone();
+        let mut after = before.clone();
+        after.put_setup_stone(at("C2"), W);
+        let block = SetupBlock::between(&before, &after, vec![(W, Move::Play(at("C2")))], B)
+            .with_unseen(vec![B]);
+        assert_eq!(block.len(), 2);
+        assert_eq!(block.unseen(), [B]);
+        game.play_setup_block(block.clone()).expect("block");
+        assert_eq!(game.move_number(), 4);
+        assert_eq!(game.to_move(), B);
+        let seen: Vec<(bool, bool)> = game
+            .moves()
+            .iter()
+            .map(|m| (m.order_known, m.seen))
+            .collect();
+        assert_eq!(
+            seen,
+            [(true, true), (true, true), (false, true), (false, false)]
+        );
+        assert_eq!(game.moves()[3].color, B);
+        // Whether it was a stone (a prisoner for White) or a pass is unknown: none counted.
+        assert_eq!((game.captures(B), game.captures(W)), (0, 0));
+        assert_eq!(game.setup_block_at(4), Some(&block));
+        // A block read back from an older record, without the field, has no unseen move.
+        let json =
+            serde_json::to_string(&SetupBlock::of_stones(&[(at("A1"), B)], W)).expect("json");
+        assert!(!json.contains("unseen"), "{json}");
+        let back: SetupBlock = serde_json::from_str(&json).expect("read");
+        assert!(back.unseen().is_empty());
+        // Only unseen moves: still a block (the board shows nothing new).
+        let mut bare = build_game(&[("E5", B)]);
+        let nothing_seen = SetupBlock::of_stones(&[], W).with_unseen(vec![W, B]);
+        bare.play_setup_block(nothing_seen).expect("unseen only");
+        assert_eq!(bare.move_number(), 3);
+        assert!(game.undo().is_none(), "a block goes back whole");
+        assert_eq!(game.undo_setup_block(), Some(block));
+        assert_eq!(game.move_number(), 2);
+    }
+
+    #[test]
+    fn stones_that_leave_a_chain_without_a_liberty_took_it_off() {
+        // White C2 alone; Black B2, D2, C1 and C3 while the board could not see, White
+        // elsewhere twice, and one White move nobody saw.
+        let mut game = build_game(&[("E5", B), ("C2", W)]);
+        let stones = [
+            (at("B2"), B),
+            (at("D2"), B),
+            (at("C1"), B),
+            (at("C3"), B),
+            (at("J9"), W),
+            (at("J8"), W),
+        ];
+        let block = SetupBlock::of_stones_on(game.board(), &stones, vec![W], W);
+        assert_eq!(block.removed(), [at("C2")]);
+        assert_eq!(block.added().len(), 6);
+        assert_eq!(block.len(), 7);
+        game.play_setup_block(block).expect("block");
+        assert_eq!(game.board().get(at("C2")), None);
+        assert_eq!(game.captures(B), 1);
+        // A point retaken by the other colour: its stone of before was captured first.
+        let mut corner = build_game(&[("E5", B), ("A1", W)]);
+        let stones = [
+            (at("A2"), B),
+            (at("J9"), W),
+            (at("B1"), B),
+            (at("J8"), W),
+            (at("A1"), B),
+        ];
+        let retaken = SetupBlock::of_stones_on(corner.board(), &stones, vec![], W);
+        assert_eq!(retaken.removed(), [at("A1")]);
+        assert!(retaken.added().contains(&(at("A1"), B)));
+        corner.play_setup_block(retaken).expect("retaken");
+        assert_eq!(corner.board().get(at("A1")), Some(B));
+        assert_eq!(corner.captures(B), 1);
+        // A stone put on another colour's stone that nothing surrounds: no capture, refused.
+        let mut bare = build_game(&[("E5", B), ("A1", W)]);
+        let swapped =
+            SetupBlock::of_stones_on(bare.board(), &[(at("A1"), B), (at("J9"), W)], vec![], B);
+        assert!(swapped.removed().is_empty());
+        assert!(bare.play_setup_block(swapped).is_err());
     }
 
     #[test]

@@ -465,6 +465,12 @@ fn is_json(content_type: &str) -> bool {
 #[schema(example = "D4")]
 pub(crate) struct PointName(#[allow(dead_code)] String);
 
+/// A move of a setup block as the arbiter orders it: a point like [`PointName`], or `pass`.
+/// (Its pattern is patterns.rs's `POINT_OR_PASS`.)
+#[derive(ToSchema)]
+#[schema(example = "D4")]
+pub(crate) struct BlockMoveName(#[allow(dead_code)] String);
+
 /// `delta_ms`: a non-zero number of milliseconds within one day either way.
 fn delta_ms_schema() -> utoipa::openapi::schema::Schema {
     let range = |min: i64, max: i64| {

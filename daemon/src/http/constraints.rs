@@ -24,6 +24,7 @@ impl Modify for RequestConstraints {
         };
         let schemas = &mut components.schemas;
         set_pattern(schemas.get_mut("PointName"), patterns::POINT);
+        set_pattern(schemas.get_mut("BlockMoveName"), patterns::POINT_OR_PASS);
         if let Some(RefOr::T(Schema::Object(body))) = schemas.get_mut("ResultBody") {
             set_pattern(body.properties.get_mut("result"), &patterns::RESULT);
         }

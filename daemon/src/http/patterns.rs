@@ -70,6 +70,10 @@ pub(crate) static RESULT: LazyLock<String> =
 /// A point in letters and numbers (`D4`, no `I`), either case, on a board of at most 19 lines.
 pub(crate) const POINT: &str = "^[A-HJ-Ta-hj-t](?:[1-9]|1[0-9])$";
 
+/// A move of a setup block as the arbiter orders it: a point of [`POINT`]'s form, or `pass`
+/// (a move nobody saw may have been one).
+pub(crate) const POINT_OR_PASS: &str = "^(?:[A-HJ-Ta-hj-t](?:[1-9]|1[0-9])|pass)$";
+
 /// A compiled pattern of this file.
 fn compiled(pattern: &str) -> Regex {
     // Invariant: every pattern is a constant of this file, and its tests compile each one.
@@ -94,6 +98,12 @@ pub(crate) fn is_point(text: &str) -> bool {
     RE.is_match(text)
 }
 
+/// Whether `text` is a point of [`POINT`]'s form or `pass`.
+pub(crate) fn is_point_or_pass(text: &str) -> bool {
+    static RE: LazyLock<Regex> = LazyLock::new(|| compiled(POINT_OR_PASS));
+    RE.is_match(text)
+}
+
 /// The pattern without its `^…$`, as proptest's generator reads it.
 #[cfg(test)]
 fn unanchored(pattern: &str) -> &str {
@@ -111,7 +121,7 @@ mod tests {
 
     #[test]
     fn every_pattern_compiles() {
-        for pattern in [TIME_CONTROL.as_str(), RESULT.as_str(), POINT] {
+        for pattern in [TIME_CONTROL.as_str(), RESULT.as_str(), POINT, POINT_OR_PASS] {
             compiled(pattern);
         }
     }

@@ -30,12 +30,16 @@ pub(crate) fn log(kind: &EventKind) {
             last,
             black,
             white,
+            removed,
+            unseen,
             ..
         } => tracing::info!(
             first,
             last,
             black = %black.join(" "),
             white = %white.join(" "),
+            removed = %removed.join(" "),
+            unseen = unseen.len(),
             "moves of unknown order recorded as a setup block"
         ),
         EventKind::InfractionRaised { infraction } => tracing::info!(

@@ -128,3 +128,48 @@ pub fn phases(t: &Table) -> Vec<String> {
         })
         .collect()
 }
+
+/// The daemon goes away (its restart marks both devices gone), the players go on, and the
+/// daemon comes back: the clock's queued presses arrive at once, then the board answers.
+pub fn away_then_back(t: &mut Table, moves: &[(&str, Color)], away_ms: u64) {
+    away_then_back_taking(t, moves, &[], away_ms);
+}
+
+/// As [`away_then_back`], with `taken` (stones captured meanwhile) off the board when it reads.
+pub fn away_then_back_taking(t: &mut Table, moves: &[(&str, Color)], taken: &[&str], away_ms: u64) {
+    for device in [Device::Board, Device::Clock] {
+        t.send(Input::DeviceDisconnected { device });
+    }
+    for &(p, c) in moves {
+        t.wait(away_ms / (moves.len() as u64 + 1));
+        put_unseen(t, p, c);
+    }
+    for p in taken {
+        take_unseen(t, p);
+    }
+    t.wait(away_ms / (moves.len() as u64 + 1));
+    t.send(Input::DeviceConnected {
+        device: Device::Clock,
+    });
+    for &(_, c) in moves {
+        t.send(Input::BacklogPress { button: button(c) });
+    }
+    t.wait(40);
+    t.send(Input::DeviceConnected {
+        device: Device::Board,
+    });
+    let points: String = t.board.iter().map(|r| r.to_char()).collect();
+    t.send(Input::BoardSnapshot { points });
+    t.wait(2_000);
+}
+
+/// The numbers of the moves recorded with their order unknown (setup blocks).
+pub fn unordered(t: &Table) -> Vec<u32> {
+    t.referee
+        .state()
+        .moves
+        .iter()
+        .filter(|m| !m.order_known)
+        .map(|m| m.number)
+        .collect()
+}

@@ -92,6 +92,16 @@ fn push_block(
             };
             lines.push(format!("{player}: {}", names.join(" ")));
         }
+        let unseen = block.unseen().iter().filter(|&&c| c == color).count();
+        if unseen > 0 {
+            let player = match color {
+                Color::Black => "Black",
+                Color::White => "White",
+            };
+            lines.push(format!(
+                "{player}: {unseen} move(s) nobody saw (a pass, or a stone taken off within the block)"
+            ));
+        }
     }
     let comments = annotations.iter().take(block.len());
     lines.extend(comments.filter_map(|a| a.comment.clone()));

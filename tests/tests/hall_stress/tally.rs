@@ -46,6 +46,10 @@ pub(crate) struct Counts {
     /// Moves recorded in a setup block (their stones right, their order unknown): never
     /// counted as recovered in order.
     pub(crate) unordered: usize,
+    /// Moves recorded as nobody saw them (`"unseen"`, in a block): the clock counted them,
+    /// nothing on the board shows them (a pass, or a stone captured while the board could
+    /// not see). Never counted as recovered; each needs the block's ask to the arbiter.
+    pub(crate) unseen: usize,
     pub(crate) lost: usize,
     pub(crate) invented: usize,
     pub(crate) phantom_passes: usize,
@@ -67,6 +71,7 @@ impl Counts {
         self.moves += other.moves;
         self.recovered += other.recovered;
         self.unordered += other.unordered;
+        self.unseen += other.unseen;
         self.lost += other.lost;
         self.invented += other.invented;
         self.phantom_passes += other.phantom_passes;
@@ -118,43 +123,58 @@ fn matched(expected: &[String], got: &[String]) -> Vec<(usize, usize)> {
     out
 }
 
+/// What a block's moves nobody saw read as in the referee's record.
+const UNSEEN: &str = "unseen";
+
 /// The recorded moves with each setup block compared as a set: a block (a run of moves of
-/// unknown order) whose moves are the record's moves at its numbers, in some order, reads
-/// as the record there; any other block stays as listed (its moves then count as invented
-/// and the record's as lost). Also the indices of the blocks' moves.
-fn blocks_as_sets(expected: &[String], log: &GameLog) -> (Vec<String>, Vec<usize>) {
+/// unknown order) whose stones are among the record's moves at its numbers, the rest of
+/// them moves nobody saw ("unseen"), reads as the record there; any other block stays as
+/// listed (its moves then count as invented and the record's as lost). Also the indices of
+/// the blocks' moves, and of their moves nobody saw.
+fn blocks_as_sets(expected: &[String], log: &GameLog) -> (Vec<String>, Vec<usize>, Vec<usize>) {
     let mut got = log.moves.clone();
     let unordered: Vec<usize> = (0..got.len())
         .filter(|&j| log.order_known.get(j) == Some(&false))
         .collect();
+    let mut unseen = Vec::new();
     let mut start = 0;
     while let Some(a) = (start..got.len()).find(|j| unordered.contains(j)) {
         let b = (a..got.len())
             .find(|j| !unordered.contains(j))
             .unwrap_or(got.len());
         if let Some(want) = expected.get(a..b) {
-            let (mut x, mut y) = (want.to_vec(), got[a..b].to_vec());
-            x.sort();
-            y.sort();
-            if x == y {
+            let mut left = want.to_vec();
+            let fits = got[a..b].iter().filter(|m| *m != UNSEEN).all(|m| {
+                match left.iter().position(|w| w == m) {
+                    Some(i) => {
+                        left.swap_remove(i);
+                        true
+                    }
+                    None => false,
+                }
+            });
+            if fits {
+                unseen.extend((a..b).filter(|&j| got[j] == UNSEEN));
                 got[a..b].clone_from_slice(want);
             }
         }
         start = b;
     }
-    (got, unordered)
+    (got, unordered, unseen)
 }
 
 /// Counts one game.
 pub(crate) fn count(expected: &Expected, log: &GameLog) -> Counts {
-    let (got, unordered) = blocks_as_sets(&expected.moves, log);
+    let (got, unordered, unseen) = blocks_as_sets(&expected.moves, log);
     let pairs = matched(&expected.moves, &got);
-    let in_blocks = pairs.iter().filter(|(_, j)| unordered.contains(j)).count();
+    let not_seen = pairs.iter().filter(|(_, j)| unseen.contains(j)).count();
+    let in_blocks = pairs.iter().filter(|(_, j)| unordered.contains(j)).count() - not_seen;
     let mut c = Counts {
         games: 1,
         moves: expected.moves.len(),
-        recovered: pairs.len() - in_blocks,
+        recovered: pairs.len() - in_blocks - not_seen,
         unordered: in_blocks,
+        unseen: not_seen,
         lost: expected.moves.len() - pairs.len(),
         invented: log.moves.len() - pairs.len(),
         ..Counts::default()
@@ -182,7 +202,7 @@ pub(crate) fn count(expected: &Expected, log: &GameLog) -> Counts {
             Noted::Ask { .. } => c.ask_alerts += 1,
         }
     }
-    if c.lost > 0 && !(1..=expected.blind_spells).contains(&c.ask_alerts) {
+    if (c.lost > 0 || c.unseen > 0) && !(1..=expected.blind_spells).contains(&c.ask_alerts) {
         c.unasked = 1;
     }
     let (want, got) = (&expected.moves, &got);
@@ -211,13 +231,14 @@ pub(crate) fn count(expected: &Expected, log: &GameLog) -> Counts {
 /// The header and one row per scenario of the printed table.
 pub(crate) fn table(rows: &[(String, Counts)]) -> String {
     let mut out = format!(
-        "{:<34} {:>5} {:>6} {:>7} {:>9} {:>9} {:>5} {:>8} {:>7} {:>6} {:>6} {:>4} {:>7} {:>6}\n",
+        "{:<34} {:>5} {:>6} {:>7} {:>9} {:>9} {:>6} {:>5} {:>8} {:>7} {:>6} {:>6} {:>4} {:>7} {:>6}\n",
         "scenario",
         "games",
         "moves",
         "s/move",
         "recovered",
         "unordered",
+        "unseen",
         "lost",
         "invented",
         "phantom",
@@ -234,13 +255,14 @@ pub(crate) fn table(rows: &[(String, Counts)]) -> String {
             0.0
         };
         out.push_str(&format!(
-            "{:<34} {:>5} {:>6} {:>7.2} {:>9} {:>9} {:>5} {:>8} {:>7} {:>6} {:>6} {:>4} {:>7} {:>6}\n",
+            "{:<34} {:>5} {:>6} {:>7.2} {:>9} {:>9} {:>6} {:>5} {:>8} {:>7} {:>6} {:>6} {:>4} {:>7} {:>6}\n",
             name,
             c.games,
             c.moves,
             pace,
             c.recovered,
             c.unordered,
+            c.unseen,
             c.lost,
             c.invented,
             c.phantom_passes,
@@ -290,6 +312,31 @@ mod tests {
         let c = count(&expected, &log);
         assert_eq!((c.recovered, c.unordered, c.lost, c.invented), (3, 3, 0, 0));
         assert_eq!(c.failed_games, 0);
+    }
+
+    #[test]
+    fn a_move_nobody_saw_counts_as_unseen_and_needs_an_ask() {
+        // Black's G7 was captured by White's G6 while the board could not see.
+        let expected = build_expected(&["E5", "C3", "G7", "G6", "D4"]);
+        let log = build_log(
+            &["E5", "C3", "G6", "unseen", "D4"],
+            &[true, true, false, false, true],
+        );
+        let c = count(&expected, &log);
+        assert_eq!(
+            (c.recovered, c.unordered, c.unseen, c.lost, c.invented),
+            (3, 1, 1, 0, 0)
+        );
+        assert_eq!(c.failed_games, 0);
+        let mut unasked = log.clone();
+        unasked.noted.clear();
+        assert_eq!(count(&expected, &unasked).failed_games, 1, "no ask: failed");
+        // More moves nobody saw than the record has room for: invented.
+        let log = build_log(
+            &["E5", "C3", "G6", "unseen", "unseen", "D4"],
+            &[true, true, false, false, false, true],
+        );
+        assert!(count(&expected, &log).invented > 0);
     }
 
     #[test]

@@ -55,8 +55,8 @@ fn build_cases() -> Vec<(&'static str, &'static str, Value)> {
         ),
         (
             "/boards/table-1/moves/3/order",
-            r#"{"points":["g3","C7","G7"],"note":"both players agree"}"#,
-            json!({"command": "order_moves", "first": 3, "points": ["G3", "C7", "G7"]}),
+            r#"{"points":["g3","pass","G7"],"note":"both players agree"}"#,
+            json!({"command": "order_moves", "first": 3, "points": ["G3", "pass", "G7"]}),
         ),
         (
             "/boards/table-1/late-start",

@@ -266,3 +266,21 @@ async fn no_property_of_the_state_is_a_free_object() {
     }
     harness.stop().await;
 }
+
+/// The order request's moves are points or `pass` (a move nobody saw), and the document
+/// says so with the pattern the server checks.
+#[tokio::test]
+async fn the_order_request_declares_points_or_pass() {
+    let harness = Harness::start(build_settings()).await;
+    let (_, doc) = json_of(harness.get("/openapi.json").await).await;
+    let schemas = &doc["components"]["schemas"];
+    assert_eq!(
+        schemas["BlockMoveName"]["pattern"].as_str(),
+        Some(crate::http::patterns::POINT_OR_PASS)
+    );
+    assert_eq!(
+        schemas["OrderBody"]["properties"]["points"]["items"]["$ref"].as_str(),
+        Some("#/components/schemas/BlockMoveName")
+    );
+    harness.stop().await;
+}
