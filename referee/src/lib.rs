@@ -46,6 +46,7 @@ mod sgf;
 mod sgf_header;
 mod sight;
 mod snapshot;
+mod step;
 mod timekeeper;
 mod timeline;
 mod unseen_block;

@@ -11,25 +11,13 @@ use crate::input::Reading;
 use crate::match_state::Claim;
 use crate::referee::Referee;
 use crate::setup_block::Verdict;
+use crate::step::Step;
 
 /// Positions tried at most while looking for explanations; beyond it the case is ambiguous.
 const SEARCH_BUDGET: u32 = 20_000;
 
 /// Explanations collected at most; beyond it the case is ambiguous.
 const FOUND_LIMIT: usize = 16;
-
-/// One step of an explanation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Step {
-    /// The press completes the last move, already recorded before the board went blind.
-    Complete(Claim),
-    /// A stone played and completed by the press.
-    Play(Color, usize, Claim),
-    /// A pass: the press with no stone.
-    Pass(Color, Claim),
-    /// A stone placed after the last held press, not pressed yet.
-    Trailing(Color, usize),
-}
 
 /// The search for sequences that explain a position.
 struct Search<'a> {

@@ -23,8 +23,8 @@ use crate::input::Reading;
 use crate::match_state::{Claim, Match};
 use crate::move_name::MoveName;
 use crate::move_records::MoveRecord;
-use crate::reconcile::Step;
 use crate::referee::Referee;
+use crate::step::Step;
 
 /// Moves whose stones are known and whose order is not.
 #[derive(Debug, PartialEq)]
