@@ -292,16 +292,8 @@ impl Referee {
         for &(p, c) in &m.pending_caps {
             tolerated.insert(p, go::reading_of(c));
         }
-        let mut presses: &[Claim] = &m.held;
-        let mut path = Vec::new();
-        let last = m.game.moves().last().map(|l| l.color);
-        if let Some(first) = presses.first()
-            && m.provisional
-            && last == Some(first.color)
-        {
-            path.push(Step::Complete(*first));
-            presses = &presses[1..];
-        }
+        let (complete, presses) = m.held_presses();
+        let mut path: Vec<Step> = complete.map(Step::Complete).into_iter().collect();
         let mut candidates = added.to_vec();
         let read_at_of = |p: usize| (!self.sight.surfaced(p)).then(|| self.sight.changed_at()[p]);
         let mut read_at: Vec<Option<Timestamp>> =

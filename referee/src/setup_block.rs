@@ -20,7 +20,7 @@ use crate::diff::Diff;
 use crate::event::EventKind;
 use crate::go;
 use crate::input::Reading;
-use crate::match_state::{Claim, Match};
+use crate::match_state::Claim;
 use crate::move_name::MoveName;
 use crate::move_records::MoveRecord;
 use crate::referee::Referee;
@@ -148,7 +148,7 @@ impl Referee {
         if !diff.removed.is_empty() || !self.position_settled() {
             return Verdict::Ask;
         }
-        let Some((complete, presses, to_move)) = held_moves(m) else {
+        let Some((complete, presses, to_move)) = m.held_moves() else {
             return Verdict::Ask;
         };
         let mut stones = diff.added.clone();
@@ -333,16 +333,17 @@ impl Referee {
     /// held presses, so a later spell of blindness raises its own.
     fn keep_block_alert(&mut self, first: u32, last: u32, unseen: &[Color]) {
         let now = self.now.to_rfc3339();
-        let mut message = format!(
-            "moves {first}-{last}, order unknown: they were played while the board could not \
-             see, and more than one order of them explains the board. Their stones are \
-             recorded as a setup block (SGF AB/AW, listed by point), nothing guessed; later \
-             moves are recorded as the board sees them. If the players agree on the order, \
-             give it (POST /boards/{{board}}/moves/{first}/order)"
-        );
-        if !unseen.is_empty() {
+        let message = if unseen.is_empty() {
+            format!(
+                "moves {first}-{last}, order unknown: they were played while the board could \
+                 not see, and more than one order of them explains the board. Their stones are \
+                 recorded as a setup block (SGF AB/AW, listed by point), nothing guessed; later \
+                 moves are recorded as the board sees them. If the players agree on the order, \
+                 give it (POST /boards/{{board}}/moves/{first}/order)"
+            )
+        } else {
             let count = |c: Color| unseen.iter().filter(|&&u| u == c).count();
-            message = format!(
+            format!(
                 "moves {first}-{last}, content partly unknown: they were played while the board \
                  could not see. The clock counted {} move(s) of Black and {} of White that no \
                  stone on the board shows (each a pass, or a stone captured meanwhile); they \
@@ -351,8 +352,8 @@ impl Referee {
                  recorded as the board sees them. Ask the players what was played",
                 count(Color::Black),
                 count(Color::White)
-            );
-        }
+            )
+        };
         let Some(m) = self.game.as_mut() else { return };
         let open = m.board_alert().map(str::to_owned);
         m.handle_board_alert_closed();
@@ -376,30 +377,6 @@ impl Referee {
         self.devices.handle_unexplained_presses(0);
         self.emit_device();
     }
-}
-
-/// The held presses of `m` as moves: the first one completing the last move recorded, if it
-/// does, then the others, one move each, and who moves after them all; `None` unless the
-/// others alternate from the side to move.
-pub(crate) fn held_moves(m: &Match) -> Option<(Option<Claim>, &[Claim], Color)> {
-    let mut presses: &[Claim] = &m.held;
-    let mut complete = None;
-    let last = m.game.moves().last().map(|l| l.color);
-    if let Some(first) = presses.first()
-        && m.provisional
-        && last == Some(first.color)
-    {
-        complete = Some(*first);
-        presses = &presses[1..];
-    }
-    let mut to_move = m.game.to_move();
-    for press in presses {
-        if press.color != to_move {
-            return None;
-        }
-        to_move = to_move.opponent();
-    }
-    Some((complete, presses, to_move))
 }
 
 /// How held presses split between a block and the moves seen after it.

@@ -9,12 +9,11 @@
 //! for each press they leave over (`point: "unseen"`). The `board_unavailable`
 //! alert stays open and asks the arbiter what those moves were.
 
-use goban_rules::{Color, SetupBlock};
+use goban_rules::Color;
 
 use crate::diff::Diff;
-use crate::go;
 use crate::referee::Referee;
-use crate::setup_block::{Block, held_moves, moves_after};
+use crate::setup_block::{Block, moves_after};
 
 impl Referee {
     /// The block of a board read again after it could not see, when the clock counted more
@@ -33,7 +32,7 @@ impl Referee {
         if !m.late_found.is_empty() || !self.position_settled() {
             return None;
         }
-        let (complete, presses, next) = held_moves(m)?;
+        let (complete, presses, next) = m.held_moves()?;
         let blind_until = self.sight.last_blind_at();
         let changed_at = self.sight.changed_at();
         let mut removed: Vec<usize> = diff.removed.iter().map(|&(p, _)| p).collect();
@@ -84,18 +83,12 @@ impl Referee {
             // Every press has its stone and nothing went: the ordinary block's case.
             return None;
         }
-        let to_move = rest_presses.first().map_or(next, |p| p.color);
-        let points: Vec<_> = at_once.iter().map(|&(p, c)| (go::point(p), c)).collect();
-        let rules_block =
-            SetupBlock::of_stones_on(m.game.board(), &points, unseen.clone(), to_move);
-        let gone: Vec<_> = removed.iter().map(|&p| go::point(p)).collect();
-        if rules_block.removed() != gone.as_slice() {
-            return None;
-        }
+        // Whether the stones gone are exactly the captures the new stones explain is checked
+        // when the block is accepted (`accept_block`), as for every block.
         Some(Block {
             complete,
             stones: at_once,
-            to_move,
+            to_move: rest_presses.first().map_or(next, |p| p.color),
             after: moves_after(&seen, rest_presses),
             unseen,
             removed,

@@ -2,10 +2,13 @@
 
 mod common;
 
-use common::hall::{button, device_alerts, put_unseen, replug, unordered, unplug};
+use common::hall::{
+    assert_restores_and_replays, button, device_alerts, position_of, put_unseen, replug, unordered,
+    unplug,
+};
 use common::table::Table;
 use goban_referee::{
-    ArbiterCommand, Device, DeviceAlertKind, EventKind, GameSetup, Input, Referee, RefereeConfig,
+    ArbiterCommand, Device, DeviceAlertKind, EventKind, GameSetup, Input, RefereeConfig,
 };
 use goban_rules::Color;
 use goban_rules::sgf::{SgfEvent, read_sgf};
@@ -133,15 +136,7 @@ fn the_sgf_has_the_block_as_a_setup_node_and_reads_back() {
     assert_eq!(kinds, ["move", "move", "setup", "move", "move"]);
     let replay = game.replay().expect("replays");
     assert_eq!(replay.implied_passes, 0, "no pass implied after the block");
-    let state = t.referee.state();
-    let position: String = (0..81)
-        .map(|i| match replay.game.board().get(goban_rules::Point(i)) {
-            Some(Color::Black) => 'B',
-            Some(Color::White) => 'W',
-            None => '.',
-        })
-        .collect();
-    assert_eq!(position, state.position);
+    assert_eq!(position_of(&replay.game), t.referee.state().position);
 }
 
 #[test]
@@ -152,23 +147,11 @@ fn a_block_survives_a_checkpoint_and_a_replay_of_the_journal() {
         size: 9,
         ..RefereeConfig::default()
     };
-    let bytes = t.referee.checkpoint().expect("checkpoint");
-    let restored = Referee::restore(&config, &bytes).expect("restores");
-    assert_eq!(restored.state(), t.referee.state());
-    assert_eq!(restored.checkpoint().expect("checkpoint"), bytes);
-    let mut again = Referee::new(config).expect("referee");
-    let mut blocks = 0;
-    for (at, input) in &t.journal {
-        let _ = again.handle(*at, input.clone());
-        while let Some(e) = again.poll_event() {
-            blocks += usize::from(matches!(e.kind, EventKind::SetupBlock { .. }));
-        }
-    }
-    assert_eq!(
-        again.state(),
-        t.referee.state(),
-        "the journal replays to the same state"
-    );
+    let replayed = assert_restores_and_replays(&t, config);
+    let blocks = replayed
+        .iter()
+        .filter(|e| matches!(e, EventKind::SetupBlock { .. }))
+        .count();
     assert_eq!(blocks, 1);
 }
 

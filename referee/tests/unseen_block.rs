@@ -2,9 +2,11 @@
 
 mod common;
 
-use common::hall::{away_then_back_taking, device_alerts, unordered};
+use common::hall::{
+    assert_restores_and_replays, away_then_back_taking, device_alerts, position_of, unordered,
+};
 use common::table::Table;
-use goban_referee::{EventKind, Phase, Referee, RefereeConfig};
+use goban_referee::{EventKind, Phase, RefereeConfig};
 use goban_rules::Color;
 use goban_rules::sgf::read_sgf;
 
@@ -103,15 +105,7 @@ fn the_sgf_counts_the_move_nobody_saw_and_reads_back_to_the_position() {
     assert!(sgf.contains("Black: 1 move(s) nobody saw"), "{sgf}");
     let game = &read_sgf(&sgf).expect("reads back")[0];
     let replay = game.replay().expect("replays");
-    let state = t.referee.state();
-    let position: String = (0..81)
-        .map(|i| match replay.game.board().get(goban_rules::Point(i)) {
-            Some(Color::Black) => 'B',
-            Some(Color::White) => 'W',
-            None => '.',
-        })
-        .collect();
-    assert_eq!(position, state.position);
+    assert_eq!(position_of(&replay.game), t.referee.state().position);
 }
 
 #[test]
@@ -121,20 +115,7 @@ fn a_block_with_a_move_nobody_saw_survives_a_checkpoint_and_a_replay_of_the_jour
         size: 9,
         ..RefereeConfig::default()
     };
-    let bytes = t.referee.checkpoint().expect("checkpoint");
-    let restored = Referee::restore(&config, &bytes).expect("restores");
-    assert_eq!(restored.state(), t.referee.state());
-    assert_eq!(restored.checkpoint().expect("checkpoint"), bytes);
-    let mut again = Referee::new(config).expect("referee");
-    for (at, input) in &t.journal {
-        let _ = again.handle(*at, input.clone());
-        while again.poll_event().is_some() {}
-    }
-    assert_eq!(
-        again.state(),
-        t.referee.state(),
-        "the journal replays to the same state"
-    );
+    assert_restores_and_replays(&t, config);
 }
 
 #[test]

@@ -103,20 +103,16 @@ impl SetupBlock {
     ) -> Self {
         let mut after = before.clone();
         for &(p, c) in stones {
-            if after.get(p).is_none() {
-                after.put_setup_stone(p, c);
-            }
+            // A point still taken is retaken below, if its chain was captured.
+            after.put_setup_stone(p, c);
         }
         let mut captured = Vec::new();
-        let mut looked_at = vec![false; before.size().points()];
         for (p, color) in before.stones() {
-            if looked_at[p.index()] {
+            if before.chain_id(p) != Some(p) {
+                // Each chain once, from its smallest point.
                 continue;
             }
             let chain = before.chain(p);
-            for q in &chain {
-                looked_at[q.index()] = true;
-            }
             let surrounded = chain.iter().all(|&q| {
                 before
                     .neighbours(q)

@@ -1,9 +1,38 @@
 //! The match's presses waiting for the board: the queue not judged yet with the wait for the board's late frames (issue 15), the open bare press (a pass or a premature press) with its pass deadline, and the pass announced at that deadline.
 
+use goban_rules::Color;
+
 use super::{Claim, Match};
 use crate::Timestamp;
 
 impl Match {
+    /// The presses held while the board could not see, as moves: the first one if it
+    /// completes the last move recorded (its stone was read before the board went blind),
+    /// then the others, one new move each.
+    pub(crate) fn held_presses(&self) -> (Option<Claim>, &[Claim]) {
+        let last = self.game.moves().last().map(|l| l.color);
+        match self.held.split_first() {
+            Some((first, rest)) if self.provisional && last == Some(first.color) => {
+                (Some(*first), rest)
+            }
+            _ => (None, &self.held),
+        }
+    }
+
+    /// [`Match::held_presses`], with who moves after them all; `None` unless the new moves'
+    /// presses alternate from the side to move.
+    pub(crate) fn held_moves(&self) -> Option<(Option<Claim>, &[Claim], Color)> {
+        let (complete, presses) = self.held_presses();
+        let mut to_move = self.game.to_move();
+        for press in presses {
+            if press.color != to_move {
+                return None;
+            }
+            to_move = to_move.opponent();
+        }
+        Some((complete, presses, to_move))
+    }
+
     /// A press joins the queue, to be judged once the board is quiet.
     pub(crate) fn queue_claim(&mut self, claim: Claim) {
         self.claims.push(claim);

@@ -1,7 +1,8 @@
 //! Hall disturbances on the virtual table: an unplugged board, a chattering sensor, moves made meanwhile.
 
 use goban_referee::{
-    Button, Device, DeviceAlert, DeviceAlertKind, EventKind, Input, Reading, Timestamp,
+    Button, Device, DeviceAlert, DeviceAlertKind, EventKind, Input, Reading, Referee,
+    RefereeConfig, Timestamp,
 };
 use goban_rules::Color;
 
@@ -172,4 +173,36 @@ pub fn unordered(t: &Table) -> Vec<u32> {
         .filter(|m| !m.order_known)
         .map(|m| m.number)
         .collect()
+}
+
+/// The position of `game` as the state writes it: one of `B`, `W`, `.` per point.
+pub fn position_of(game: &goban_rules::Game) -> String {
+    super::physical::readings(game)
+        .iter()
+        .map(|r| r.to_char())
+        .collect()
+}
+
+/// Asserts that `t`'s referee restores from its checkpoint to the same state (and the same
+/// checkpoint), and that a new referee fed `t`'s journal reaches the same state; returns the
+/// events of that replay.
+pub fn assert_restores_and_replays(t: &Table, config: RefereeConfig) -> Vec<EventKind> {
+    let bytes = t.referee.checkpoint().expect("checkpoint");
+    let restored = Referee::restore(&config, &bytes).expect("restores");
+    assert_eq!(restored.state(), t.referee.state());
+    assert_eq!(restored.checkpoint().expect("checkpoint"), bytes);
+    let mut again = Referee::new(config).expect("referee");
+    let mut events = Vec::new();
+    for (at, input) in &t.journal {
+        let _ = again.handle(*at, input.clone());
+        while let Some(e) = again.poll_event() {
+            events.push(e.kind);
+        }
+    }
+    assert_eq!(
+        again.state(),
+        t.referee.state(),
+        "the journal replays to the same state"
+    );
+    events
 }
